@@ -1,0 +1,41 @@
+# Two commands do all the set-up on a fresh machine (only Python needed):
+#   make book   create .venv, install lssvm with the book tools, build the book
+#   make test   create .venv, install lssvm with the test tools, run every test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Bit-stable numbers: one BLAS thread, non-interactive plots (TOOLING.md).
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
+export MPLBACKEND ?= Agg
+export PYDEVD_DISABLE_FILE_VALIDATION ?= 1
+
+.PHONY: book test unit chapters build-book clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e ".[test]"
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3
+	touch $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build . -W -n --keep-going --all
+	@echo "Book: _build/html/index.html"
+
+# Every test: the unit tests, every chapter executed by nbval, and the book
+# built with warnings as errors (a broken cell, reference or glue fails).
+test: $(STAMP)
+	$(BIN)/python -m pytest tests book --nbval-lax -q
+	$(BIN)/jupyter-book build . -W -n --keep-going --all
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests -q
+
+chapters: $(STAMP)
+	$(BIN)/python -m pytest book --nbval-lax -q
+
+clean:
+	rm -rf _build .pytest_cache

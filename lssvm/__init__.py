@@ -1,0 +1,12 @@
+"""lssvm: Least Squares Support Vector Machines, with the book that derives them.
+
+Public estimators are re-exported here; everything else is reached by module
+(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.datasets``).
+The book's equation numbers refer to Suykens et al. (2002), chapter 3.
+"""
+
+from .classifier import LSSVMClassifier
+from .regressor import LSSVMRegressor
+
+__all__ = ["LSSVMClassifier", "LSSVMRegressor"]
+__version__ = "0.1.0"

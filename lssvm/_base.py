@@ -1,0 +1,97 @@
+"""What the LS-SVM estimators share: hyper-parameters, the KKT solve, the dual model.
+
+The classifier (3.5)-(3.7) and the function estimator (3.32)-(3.34) differ only in
+the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
+hand their system to :func:`lssvm.solvers.solve_bordered_kkt`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_positive, check_solver
+from .kernels import make_kernel
+from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+
+# Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
+# near 2**22 entries (32 MB).
+_PREDICT_BLOCK_ENTRIES = 2**22
+
+
+class LSSVMBase(BaseEstimator):
+    """Hyper-parameters and fitted state common to the LS-SVM estimators.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+        Regularization constant of (3.1): the weight of the squared errors.
+    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``.
+    sigma2 : float or array, default=1.0
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); one value per input
+        gives the ARD kernel.
+    degree : int, default=3
+        Degree d of the polynomial kernel (x^T z + tau)^d.
+    tau : float, default=1.0
+        Offset of the polynomial kernel.
+    solver : {"direct", "cg"}, default="direct"
+        How the KKT system (3.24) is solved: one Cholesky factorisation, or
+        conjugate gradient (3.25).
+    """
+
+    def __init__(
+        self, *, gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct"
+    ):
+        self.gamma = gamma
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.tau = tau
+        self.solver = solver
+
+    def _check_params(self):
+        check_positive(
+            self.gamma, "gamma", meaning="regularization constant of (3.1)", owner=self
+        )
+        check_solver(self.solver, owner=self)
+        return make_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
+        )
+
+    def _fit_kkt(self, X, a, d, signs=None):
+        """Solve (3.24) for the training inputs X and store the dual model."""
+        kernel = self._check_params()
+        K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
+        try:
+            sol = solve_bordered_kkt(
+                K, self.gamma, a, d, signs=signs, method=self.solver, overwrite=True
+            )
+        except NotPositiveDefiniteError as exc:
+            raise NotPositiveDefiniteError(
+                f"{exc} Got kernel {kernel!r} and gamma={self.gamma!r}."
+            ) from None
+        self.kernel_ = kernel
+        self.alpha_ = sol.alpha
+        self.b_ = sol.b
+        self.e_ = sol.alpha / self.gamma  # alpha_k = gamma e_k, (3.4) and (3.31)
+        self.n_iter_ = sol.n_iter
+        self.support_vectors_ = np.array(X, dtype=np.float64, copy=True)
+        return self
+
+    def _latent(self, X):
+        """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in (3.7), or (3.34)."""
+        check_is_fitted(self, "alpha_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        SV, coef = self.support_vectors_, self.dual_coef_
+        out = np.empty(X.shape[0])
+        step = max(1, _PREDICT_BLOCK_ENTRIES // max(SV.shape[0], 1))
+        for i0 in range(0, X.shape[0], step):
+            out[i0 : i0 + step] = self.kernel_(X[i0 : i0 + step], SV) @ coef
+        return out + self.b_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = False
+        return tags

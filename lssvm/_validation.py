@@ -1,0 +1,45 @@
+"""Shared checks and messages (style guide, section 7).
+
+A message says what is wrong, for which parameter and owner, what is allowed and what
+was received. Checks run once, at the public boundary.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .solvers import SOLVER_METHODS
+
+__all__ = ["check_positive", "check_solver"]
+
+
+def _owner(owner) -> str:
+    return "" if owner is None else f"{type(owner).__name__}: "
+
+
+def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
+    """Return ``value`` as float if it is a finite number > 0, else raise ValueError.
+
+    >>> check_positive(-1.0, "gamma", meaning="regularization constant of (3.1)")
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be a positive float (regularization constant of (3.1)); got gamma=-1.0.
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok and np.isfinite(value) and value > 0:
+        return float(value)
+    what = f" ({meaning})" if meaning else ""
+    raise ValueError(
+        f"{_owner(owner)}{name} must be a positive float{what}; got {name}={value!r}."
+    )
+
+
+def check_solver(value, *, owner=None) -> str:
+    if isinstance(value, str) and value in SOLVER_METHODS:
+        return value
+    raise ValueError(
+        f"{_owner(owner)}solver must be one of {list(SOLVER_METHODS)}; "
+        f"got solver={value!r}."
+    )
