@@ -5,11 +5,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Bit-stable numbers: one BLAS thread, non-interactive plots (TOOLING.md).
+# Bit-stable numbers: one BLAS thread (TOOLING.md).
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
-export MPLBACKEND ?= Agg
 export PYDEVD_DISABLE_FILE_VALIDATION ?= 1
 
 .PHONY: book test unit chapters build-book clean
