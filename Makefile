@@ -27,14 +27,14 @@ book: $(STAMP)
 # Every test: the unit tests, every chapter executed by nbval, and the book
 # built with warnings as errors (a broken cell, reference or glue fails).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests book --nbval-lax -q
+	$(BIN)/python -m pytest tests book --nbval-lax --nbval-current-env -q
 	$(BIN)/jupyter-book build . -W -n --keep-going --all
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests -q
 
 chapters: $(STAMP)
-	$(BIN)/python -m pytest book --nbval-lax -q
+	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q
 
 clean:
 	rm -rf _build .pytest_cache

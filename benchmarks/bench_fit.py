@@ -16,9 +16,10 @@ kernel build, two O(N^2) triangular solves, validation) should be small beside i
 for large N. The target (from the issue) is fit <= 1.3 x cho_factor for N >= 4000;
 the script prints PASS/MISS per size but always exits 0. It is not run in CI.
 
-Each time is the minimum over ``--repeats`` runs. BLAS threads are pinned with
-threadpoolctl (``--threads``, default 1) for every BLAS loaded, i.e. both numpy's
-and scipy's OpenBLAS. Usage::
+Each time is the minimum over ``--repeats`` rounds; a round times (a), (b), (c) one
+after the other, so that load from other processes hits all three alike. BLAS
+threads are pinned with threadpoolctl (``--threads``, default 1) for every BLAS
+loaded, i.e. both numpy's and scipy's OpenBLAS. Usage::
 
     .venv/bin/python benchmarks/bench_fit.py [--sizes 1000 2000 4000 8000]
         [--repeats 3] [--threads 1]
@@ -51,26 +52,28 @@ def make_data(n: int):
     return X, y
 
 
-def best_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
 def bench(n: int, repeats: int):
+    """Minimum times of (fit, cho_factor, KernelRidge); the three are interleaved in
+    each repeat so that load from other processes hits them alike."""
     X, y = make_data(n)
-    t_fit = best_time(lambda: LSSVMClassifier(gamma=GAMMA, sigma2=SIGMA2).fit(X, y),
-                      repeats)
     H = RBF(SIGMA2)(X)  # full SPD matrix K + I/gamma, built outside the clock
     H.flat[:: n + 1] += 1.0 / GAMMA
-    t_chol = best_time(lambda: scipy.linalg.cho_factor(H), repeats)
-    del H
     krr = KernelRidge(alpha=1.0 / GAMMA, kernel="rbf", gamma=1.0 / SIGMA2)
-    t_krr = best_time(lambda: krr.fit(X, y), repeats)
-    return t_fit, t_chol, t_krr
+    runs = [
+        (
+            timed(lambda: LSSVMClassifier(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)),
+            timed(lambda: scipy.linalg.cho_factor(H)),
+            timed(lambda: krr.fit(X, y)),
+        )
+        for _ in range(repeats)
+    ]
+    return np.min(runs, axis=0)
 
 
 def main(argv=None):
