@@ -78,7 +78,9 @@ def bench(n: int, repeats: int):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000])
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000]
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)

@@ -73,7 +73,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             noun = "class" if n_classes == 1 else "classes"
             raise ValueError(
                 f"LSSVMClassifier needs exactly 2 classes; got {n_classes} {noun}: "
-                f"{self.classes_.tolist()}."
+                f"{self.classes_.tolist()}. Only binary classification is supported."
             )
         y_pm = 2.0 * y_index - 1.0  # classes_[0] -> -1, classes_[1] -> +1
         # (3.5): a = y, d = 1_v, Omega = D K D with D = diag(y) (3.6).
@@ -87,7 +87,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
     def predict(self, X):
         """Class labels by the sign of the decision function (3.7)."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        latent = self.decision_function(X)  # checks that the model is fitted
+        return self.classes_[(latent > 0).astype(int)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -76,7 +76,8 @@ class Kernel:
         K = np.empty((n, n))
         sq = self._sq_norms(X)
         for i0, i1 in _row_blocks(n, n // 2 + 1):
-            K[i0:i1, :i1] = self._block(X[i0:i1], X[:i1], sq[i0:i1], sq[:i1])
+            sq_rows, sq_cols = (None, None) if sq is None else (sq[i0:i1], sq[:i1])
+            K[i0:i1, :i1] = self._block(X[i0:i1], X[:i1], sq_rows, sq_cols)
         return K
 
     def diag(self, X: NDArray) -> NDArray[np.float64]:

@@ -237,12 +237,17 @@ def conjugate_gradient(
     P = Zr.copy()
     rz = np.einsum("ij,ij->j", R, Zr)
     history = [np.linalg.norm(R, axis=0) / norm_b]
-    active = history[-1] > tol
+    active = ~(history[-1] <= tol)
     it = 0
     while np.any(active) and it < max_iter:
         it += 1
         AP = matvec(P)
         pAp = np.einsum("ij,ij->j", P, AP)
+        if np.any(active & ~(pAp > 0)):  # also catches NaN
+            raise NotPositiveDefiniteError(
+                f"CG met a direction with p^T A p = {pAp[active].min():.1e} <= 0 at "
+                f"iteration {it}: matrix not positive definite."
+            )
         step = np.where(active, rz / np.where(pAp > 0, pAp, 1.0), 0.0)  # lambda_i
         X += step * P
         R -= step * AP
@@ -252,7 +257,7 @@ def conjugate_gradient(
         P = Zr + beta * P
         rz = rz_new
         history.append(np.linalg.norm(R, axis=0) / norm_b)
-        active = active & (history[-1] > tol)
+        active = active & ~(history[-1] <= tol)  # a NaN residual stays active
     converged = not np.any(active)
     if not converged:
         warnings.warn(

@@ -1,4 +1,4 @@
-"""Shared seeded fixtures for the unit tests (STYLE.md section 8): small data, N <= 200."""
+"""Shared seeded fixtures (STYLE.md section 8): small data, N <= 200."""
 
 from __future__ import annotations
 

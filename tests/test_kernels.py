@@ -1,4 +1,4 @@
-"""Kernels: the contract shared by every kernel, formulas, block building, make_kernel."""
+"""Kernels: the shared contract, formulas, block building, make_kernel."""
 
 from __future__ import annotations
 
@@ -55,16 +55,16 @@ KERNELS = [pytest.param(k, f, id=name) for name, k, f in KERNEL_CASES]
 
 
 @pytest.fixture
-def XZ(rng):
+def xz(rng):
     return rng.standard_normal((40, 3)), rng.standard_normal((25, 3))
 
 
-# -- contract over all kernels -------------------------------------------------------
+# -- contract over all kernels ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("kernel, naive", KERNELS)
-def test_shapes_and_formula(kernel, naive, XZ):
-    X, Z = XZ
+def test_shapes_and_formula(kernel, naive, xz):
+    X, Z = xz
     K_xz = kernel(X, Z)
     assert K_xz.shape == (40, 25)
     assert K_xz.dtype == np.float64
@@ -74,8 +74,8 @@ def test_shapes_and_formula(kernel, naive, XZ):
 
 
 @pytest.mark.parametrize("kernel, naive", KERNELS)
-def test_symmetric_and_psd(kernel, naive, XZ):
-    X, _ = XZ
+def test_symmetric_and_psd(kernel, naive, xz):
+    X, _ = xz
     K = kernel(X)
     np.testing.assert_allclose(K, K.T, rtol=RTOL, atol=ATOL)
     eigvals = np.linalg.eigvalsh(K)
@@ -83,16 +83,16 @@ def test_symmetric_and_psd(kernel, naive, XZ):
 
 
 @pytest.mark.parametrize("kernel, naive", KERNELS)
-def test_diag_matches_gram_diagonal(kernel, naive, XZ):
-    X, _ = XZ
+def test_diag_matches_gram_diagonal(kernel, naive, xz):
+    X, _ = xz
     d = kernel.diag(X)
     assert d.shape == (40,)
     np.testing.assert_allclose(d, np.diag(kernel(X)), rtol=RTOL, atol=ATOL)
 
 
 @pytest.mark.parametrize("kernel, naive", KERNELS)
-def test_gram_lower_matches_lower_triangle(kernel, naive, XZ):
-    X, _ = XZ
+def test_gram_lower_matches_lower_triangle(kernel, naive, xz):
+    X, _ = xz
     G = kernel.gram_lower(X)
     assert G.shape == (40, 40)
     np.testing.assert_allclose(np.tril(G), np.tril(kernel(X)), rtol=RTOL, atol=ATOL)
@@ -122,9 +122,9 @@ def test_accepts_lists_and_integers(kernel, naive):
 # -- formulas --------------------------------------------------------------------------
 
 
-def test_rbf_is_book_convention_not_sklearn_factor(XZ):
+def test_rbf_is_book_convention_not_sklearn_factor(xz):
     # (3.13): exp(-||x - z||^2 / sigma2), i.e. scikit-learn's gamma = 1/sigma2 (no 1/2).
-    X, Z = XZ
+    X, Z = xz
     expected = rbf_kernel(X, Z, gamma=1.0 / SIGMA2)
     np.testing.assert_allclose(RBF(SIGMA2)(X, Z), expected, rtol=RTOL, atol=ATOL)
     wrong = rbf_kernel(X, Z, gamma=1.0 / (2 * SIGMA2))
@@ -140,18 +140,20 @@ def test_rbf_identical_points_give_one(rng):
     np.testing.assert_allclose(np.diag(K[:20, 20:]), 1.0, rtol=0, atol=1e-10)
 
 
-def test_polynomial_matches_sklearn(XZ):
-    X, Z = XZ
+def test_polynomial_matches_sklearn(xz):
+    X, Z = xz
     expected = polynomial_kernel(X, Z, degree=2, gamma=1.0, coef0=0.7)
     np.testing.assert_allclose(Polynomial(2, 0.7)(X, Z), expected, rtol=RTOL)
 
 
-def test_ard_with_equal_widths_equals_rbf(XZ):
-    X, Z = XZ
+def test_ard_with_equal_widths_equals_rbf(xz):
+    X, Z = xz
     ard = ARDRBF(np.full(3, SIGMA2))
     np.testing.assert_allclose(ard(X, Z), RBF(SIGMA2)(X, Z), rtol=RTOL, atol=ATOL)
     G = ard.gram_lower(X)
-    np.testing.assert_allclose(np.tril(G), np.tril(RBF(SIGMA2)(X)), rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(
+        np.tril(G), np.tril(RBF(SIGMA2)(X)), rtol=RTOL, atol=ATOL
+    )
 
 
 def test_ard_width_scales_its_own_input(rng):
@@ -162,22 +164,24 @@ def test_ard_width_scales_its_own_input(rng):
     )
 
 
-@pytest.mark.parametrize("widths", [[1.0, 2.0], [1.0, 2.0, 3.0, 4.0], [[1.0, 2.0, 3.0]]])
-def test_ard_wrong_number_of_widths_raises(widths, XZ):
-    X, _ = XZ
+@pytest.mark.parametrize(
+    "widths", [[1.0, 2.0], [1.0, 2.0, 3.0, 4.0], [[1.0, 2.0, 3.0]]]
+)
+def test_ard_wrong_number_of_widths_raises(widths, xz):
+    X, _ = xz
     with pytest.raises(ValueError, match="one sigma2 per input"):
         ARDRBF(widths)(X)
 
 
-def test_callable_kernel_wrong_shape_raises(XZ):
-    X, Z = XZ
+def test_callable_kernel_wrong_shape_raises(xz):
+    X, Z = xz
     kernel = CallableKernel(lambda A, B: A @ A.T)
     with pytest.raises(ValueError, match="must return an array of shape"):
         kernel(X, Z)
 
 
-def test_callable_kernel_non_finite_raises(XZ):
-    X, _ = XZ
+def test_callable_kernel_non_finite_raises(xz):
+    X, _ = xz
     kernel = CallableKernel(lambda A, B: np.full((len(A), len(B)), np.nan))
     with pytest.raises(ValueError, match="NaN or inf"):
         kernel(X)
@@ -191,7 +195,7 @@ def test_kernel_equality_and_repr():
     assert ARDRBF([1.0, 2.0]) == ARDRBF(np.array([1.0, 2.0]))
 
 
-# -- make_kernel -------------------------------------------------------------------------
+# -- make_kernel -----------------------------------------------------------------------
 
 
 def test_make_kernel_builds_each_kind():

@@ -28,7 +28,7 @@ def test_omega_classifier_entries(system):
     np.testing.assert_array_equal(Omega, expected)  # (3.6)
 
 
-def test_omega_regression_is_a_copy_of_K(system):
+def test_omega_regression_is_a_copy_of_k(system):
     K, _ = system
     Omega = omega(K)  # (3.33)
     np.testing.assert_array_equal(Omega, K)
@@ -82,7 +82,9 @@ def test_residual_formula(system, rng):
     expected = np.linalg.norm(A @ x - r) / (
         np.linalg.norm(A, "fro") * np.linalg.norm(x) + np.linalg.norm(r)
     )
-    np.testing.assert_allclose(kkt_residual(K, GAMMA, a, d, alpha, b), expected, rtol=1e-12)
+    np.testing.assert_allclose(
+        kkt_residual(K, GAMMA, a, d, alpha, b), expected, rtol=1e-12
+    )
 
 
 def test_residual_several_rhs_is_the_largest(system, rng):
@@ -92,7 +94,9 @@ def test_residual_several_rhs_is_the_largest(system, rng):
     X = np.linalg.solve(kkt_matrix(K, GAMMA, a), np.vstack([np.zeros((1, 3)), D]))
     alpha, b = X[1:].copy(), X[0].copy()
     alpha[0, 1] += 1e-2  # spoil the middle column only
-    per_column = [kkt_residual(K, GAMMA, a, D[:, j], alpha[:, j], b[j]) for j in range(3)]
+    per_column = [
+        kkt_residual(K, GAMMA, a, D[:, j], alpha[:, j], b[j]) for j in range(3)
+    ]
     assert per_column[0] < RTOL_DIRECT and per_column[2] < RTOL_DIRECT
     assert kkt_residual(K, GAMMA, a, D, alpha, b) == pytest.approx(per_column[1])
     assert per_column[1] > 1e-6

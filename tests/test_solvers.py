@@ -27,7 +27,9 @@ METHODS = ["direct", "cg"]
 def _close(actual, desired, rtol):
     """assert_allclose with the tolerance relative to the largest entry."""
     desired = np.asarray(desired)
-    np.testing.assert_allclose(actual, desired, rtol=rtol, atol=rtol * np.abs(desired).max())
+    np.testing.assert_allclose(
+        actual, desired, rtol=rtol, atol=rtol * np.abs(desired).max()
+    )
 
 
 def _dense(Omega, gamma, a, d):
@@ -38,8 +40,8 @@ def _dense(Omega, gamma, a, d):
     return x[0], x[1:]
 
 
-@pytest.fixture
-def K(rng):
+@pytest.fixture(name="K")
+def kernel_matrix(rng):
     X = rng.standard_normal((N, 2))
     return RBF(1.5)(X)
 
@@ -56,7 +58,7 @@ def spd(rng):
     return (Q * np.logspace(0, 3, 40)) @ Q.T
 
 
-# -- solve_bordered_kkt -----------------------------------------------------------------
+# -- solve_bordered_kkt ----------------------------------------------------------------
 
 
 def test_classifier_system_with_signs_equals_explicit_omega(K, y):
@@ -127,7 +129,9 @@ def test_overwrite_false_leaves_input_unchanged(K, y, method):
     before = K_in.copy()
     solve_bordered_kkt(K_in, GAMMA, y, np.ones(N), signs=y, method=method)
     np.testing.assert_array_equal(K_in, before)  # NaNs compare equal here
-    solve_bordered_kkt(K_in, GAMMA, y, np.ones(N), signs=y, method=method, overwrite=False)
+    solve_bordered_kkt(
+        K_in, GAMMA, y, np.ones(N), signs=y, method=method, overwrite=False
+    )
     np.testing.assert_array_equal(K_in, before)
 
 
@@ -150,13 +154,16 @@ def test_one_gamma_per_sample(K, rng, method):
     assert sol.b == pytest.approx(b_dense[0], rel=rtol)
 
 
-def test_direct_factor_is_cholesky_of_K_plus_I_over_gamma(K, y, rng):
+def test_direct_factor_is_cholesky_of_k_plus_identity_over_gamma(K, y, rng):
     sol = solve_bordered_kkt(K, GAMMA, y, np.ones(N), signs=y)
     U = np.triu(sol.factor)
     _close(U.T @ U, K + np.eye(N) / GAMMA, RTOL_DIRECT)
     v = rng.standard_normal(N)
-    _close(cho_solve((sol.factor, False), v), np.linalg.solve(K + np.eye(N) / GAMMA, v),
-           RTOL_DIRECT)
+    _close(
+        cho_solve((sol.factor, False), v),
+        np.linalg.solve(K + np.eye(N) / GAMMA, v),
+        RTOL_DIRECT,
+    )
     assert solve_bordered_kkt(K, GAMMA, y, np.ones(N), method="cg").factor is None
 
 
@@ -173,7 +180,9 @@ def test_cg_agrees_with_direct(K, y, signs):
 
 def test_cg_max_iter_too_small_warns(K, y):
     with pytest.warns(ConvergenceWarning, match="CG stopped after 2 iterations"):
-        sol = solve_bordered_kkt(K, GAMMA, y, np.ones(N), signs=y, method="cg", max_iter=2)
+        sol = solve_bordered_kkt(
+            K, GAMMA, y, np.ones(N), signs=y, method="cg", max_iter=2
+        )
     assert not sol.converged
     assert sol.n_iter == 2
 
@@ -201,8 +210,9 @@ def test_indefinite_raises(rng, method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         with pytest.raises(NotPositiveDefiniteError, match="not positive definite"):
-            solve_bordered_kkt(Omega, 1e6, np.ones(20), rng.standard_normal(20),
-                               method=method)
+            solve_bordered_kkt(
+                Omega, 1e6, np.ones(20), rng.standard_normal(20), method=method
+            )
 
 
 def test_not_positive_definite_error_is_a_value_error():
@@ -210,7 +220,7 @@ def test_not_positive_definite_error_is_a_value_error():
     assert issubclass(NotPositiveDefiniteError, np.linalg.LinAlgError)
 
 
-# -- conjugate_gradient -----------------------------------------------------------------
+# -- conjugate_gradient ----------------------------------------------------------------
 
 
 def test_cg_matches_dense_solve(spd, rng):

@@ -1,0 +1,205 @@
+"""LSSVMClassifier: KKT conditions (3.4)-(3.5), model (3.7), labels, equivalences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics.pairwise import rbf_kernel
+
+import lssvm._base
+from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm.datasets import two_spirals
+from lssvm.kkt import kkt_residual, omega
+from lssvm.solvers import NotPositiveDefiniteError
+
+RTOL_DIRECT = 1e-10  # backward error of the Cholesky solve; equalities of (3.4)
+RTOL_CG = 1e-6  # solver="cg" (tol 1e-10 on the residual) against solver="direct"
+ATOL_MODEL = 1e-8  # model outputs recomputed from alpha_, b_ on training points
+
+KERNELS = ["rbf", "linear", "poly"]
+GAMMAS = [0.1, 100.0]
+
+
+def _pm(clf, y):
+    """Labels coded as in the fit: classes_[0] -> -1, classes_[1] -> +1."""
+    return np.where(y == clf.classes_[1], 1.0, -1.0)
+
+
+@pytest.mark.parametrize("gamma", GAMMAS)
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_kkt_conditions(classification_data, kernel, gamma):
+    X, y = classification_data
+    clf = LSSVMClassifier(kernel=kernel, gamma=gamma, sigma2=2.0, degree=2).fit(X, y)
+    y_pm = _pm(clf, y)
+    alpha, b, e = clf.alpha_, clf.b_, clf.e_
+    K = clf.kernel_(X)
+    # The bordered system (3.5), with Omega = y y^T * K (3.6).
+    residual = kkt_residual(omega(K, y_pm), gamma, y_pm, np.ones(len(y)), alpha, b)
+    assert residual < RTOL_DIRECT
+    # (3.4): sum_k alpha_k y_k = 0 and alpha_k = gamma e_k.
+    assert abs(y_pm @ alpha) <= RTOL_DIRECT * np.abs(alpha).sum()
+    np.testing.assert_allclose(e, alpha / gamma, rtol=1e-15)
+    # (3.4): y_k [w^T phi(x_k) + b] = 1 - e_k, with the model (3.7).
+    np.testing.assert_allclose(
+        y_pm * clf.decision_function(X), 1.0 - e, rtol=0, atol=ATOL_MODEL
+    )
+    np.testing.assert_allclose(clf.dual_coef_, alpha * y_pm, rtol=1e-15)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_equals_regressor_on_pm1_targets(classification_data, kernel):
+    # D = diag(y): D (K + I/gamma) D alpha_c + y b = 1  <=>  (K + I/gamma) D alpha_c
+    # + b = y, so the regressor on +-1 targets has alpha = y * alpha_c and the same b.
+    X, y = classification_data
+    params = dict(kernel=kernel, gamma=3.0, sigma2=2.0, degree=2)
+    clf = LSSVMClassifier(**params).fit(X, y)
+    reg = LSSVMRegressor(**params).fit(X, y.astype(float))
+    y_pm = y.astype(float)
+    np.testing.assert_allclose(
+        clf.dual_coef_, reg.alpha_, rtol=RTOL_DIRECT, atol=RTOL_DIRECT
+    )
+    np.testing.assert_allclose(
+        clf.alpha_, y_pm * reg.alpha_, rtol=RTOL_DIRECT, atol=RTOL_DIRECT
+    )
+    assert clf.b_ == pytest.approx(reg.b_, rel=RTOL_DIRECT, abs=RTOL_DIRECT)
+    np.testing.assert_allclose(
+        clf.decision_function(X), reg.predict(X), rtol=RTOL_DIRECT, atol=RTOL_DIRECT
+    )
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_cg_agrees_with_direct(classification_data, kernel):
+    X, y = classification_data
+    params = dict(kernel=kernel, gamma=2.0, sigma2=2.0, degree=2)
+    direct = LSSVMClassifier(solver="direct", **params).fit(X, y)
+    cg = LSSVMClassifier(solver="cg", **params).fit(X, y)
+    scale = np.abs(direct.alpha_).max()
+    np.testing.assert_allclose(
+        cg.alpha_, direct.alpha_, rtol=RTOL_CG, atol=RTOL_CG * scale
+    )
+    assert cg.b_ == pytest.approx(direct.b_, rel=RTOL_CG, abs=RTOL_CG)
+    X_test = np.random.default_rng(1).standard_normal((30, X.shape[1]))
+    np.testing.assert_allclose(
+        cg.decision_function(X_test),
+        direct.decision_function(X_test),
+        rtol=RTOL_CG,
+        atol=RTOL_CG,
+    )
+    np.testing.assert_array_equal(cg.predict(X), direct.predict(X))
+    assert direct.n_iter_ == 0 and cg.n_iter_ > 0
+
+
+def test_two_spirals_zero_training_error():
+    # Fig. 3.2: RBF LS-SVM with gamma = 10, sigma2 = 10 separates the two spirals.
+    X, y = two_spirals(scale=6)
+    clf = LSSVMClassifier(gamma=10.0, sigma2=10.0).fit(X, y)
+    np.testing.assert_array_equal(clf.predict(X), y)
+    assert clf.score(X, y) == 1.0
+
+
+# -- labels ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        (-1, 1),
+        (0, 1),
+        (3, 7),
+        (1.0, -2.0),
+        ("cat", "dog"),
+        ("yes", "no"),
+        (True, False),
+    ],
+    ids=["pm1", "01", "ints", "floats", "strings", "strings-unsorted", "bools"],
+)
+def test_any_two_labels(classification_data, labels):
+    X, y = classification_data
+    y_labels = np.where(y > 0, labels[0], labels[1]).astype(np.asarray(labels).dtype)
+    clf = LSSVMClassifier(gamma=10.0).fit(X, y_labels)
+    np.testing.assert_array_equal(clf.classes_, np.sort(np.asarray(labels)))
+    pred = clf.predict(X)
+    assert pred.dtype == clf.classes_.dtype
+    assert set(pred.tolist()) <= set(clf.classes_.tolist())
+    np.testing.assert_array_equal(pred == clf.classes_[1], clf.decision_function(X) > 0)
+    assert clf.score(X, y_labels) > 0.9  # training accuracy on a nearly separable set
+
+
+def test_labels_only_rename_the_model(classification_data):
+    # The same partition with other labels gives the same model up to the sign of
+    # the decision function, which follows classes_[1].
+    X, y = classification_data
+    pm = LSSVMClassifier().fit(X, y)
+    zero_one = LSSVMClassifier().fit(X, (y > 0).astype(int))
+    flipped = LSSVMClassifier().fit(X, np.where(y > 0, "a", "b"))  # "a" is classes_[0]
+    np.testing.assert_allclose(zero_one.decision_function(X), pm.decision_function(X))
+    np.testing.assert_allclose(flipped.decision_function(X), -pm.decision_function(X))
+    np.testing.assert_allclose(flipped.alpha_, pm.alpha_, rtol=1e-12)
+    np.testing.assert_array_equal(
+        flipped.predict(X), np.where(pm.predict(X) > 0, "a", "b")
+    )
+
+
+@pytest.mark.parametrize("n_classes", [1, 3])
+def test_not_two_classes_raises(classification_data, n_classes):
+    X, _ = classification_data
+    y = np.arange(len(X)) % n_classes
+    with pytest.raises(ValueError, match="exactly 2 classes"):
+        LSSVMClassifier().fit(X, y)
+
+
+def test_continuous_targets_raise(classification_data):
+    X, _ = classification_data
+    with pytest.raises(ValueError, match="Unknown label type"):
+        LSSVMClassifier().fit(X, np.linspace(0, 1, len(X)))
+
+
+# -- fitted state, blocks, errors ------------------------------------------------------
+
+
+def test_fitted_attributes(classification_data):
+    X, y = classification_data
+    clf = LSSVMClassifier(gamma=2.0).fit(X, y)
+    n, p = X.shape
+    assert clf.alpha_.shape == clf.e_.shape == clf.dual_coef_.shape == (n,)
+    assert isinstance(clf.b_, float)
+    np.testing.assert_array_equal(clf.support_vectors_, X)
+    assert clf.support_vectors_ is not X
+    assert clf.n_features_in_ == p
+    assert clf.classes_.shape == (2,)
+    assert clf.n_iter_ == 0
+    assert clf.kernel_.sigma2 == 1.0
+
+
+def test_prediction_in_blocks(classification_data, rng, monkeypatch):
+    X, y = classification_data
+    clf = LSSVMClassifier().fit(X, y)
+    X_test = rng.standard_normal((25, X.shape[1]))
+    expected = clf.kernel_(X_test, X) @ clf.dual_coef_ + clf.b_  # (3.7), unblocked
+    monkeypatch.setattr(lssvm._base, "_PREDICT_BLOCK_ENTRIES", 7 * len(X))  # 7 rows
+    np.testing.assert_allclose(clf.decision_function(X_test), expected, rtol=1e-12)
+
+
+def test_callable_kernel_equals_named_kernel(classification_data):
+    X, y = classification_data
+    named = LSSVMClassifier(sigma2=2.0).fit(X, y)
+    call = LSSVMClassifier(kernel=lambda A, B: rbf_kernel(A, B, gamma=0.5)).fit(X, y)
+    np.testing.assert_allclose(call.alpha_, named.alpha_, rtol=1e-10)
+    assert call.b_ == pytest.approx(named.b_, rel=1e-10)
+
+
+def test_predict_before_fit_raises(classification_data):
+    X, _ = classification_data
+    clf = LSSVMClassifier()
+    for method in (clf.predict, clf.decision_function):
+        with pytest.raises(NotFittedError):
+            method(X)
+
+
+@pytest.mark.parametrize("solver", ["direct"])
+def test_negative_definite_kernel_raises(classification_data, solver):
+    X, y = classification_data
+    clf = LSSVMClassifier(kernel=lambda A, B: -5.0 * rbf_kernel(A, B), solver=solver)
+    with pytest.raises(NotPositiveDefiniteError, match="not positive definite"):
+        clf.fit(X, y)
