@@ -27,11 +27,11 @@ book: $(STAMP)
 # Every test: the unit tests, every chapter executed by nbval, and the book
 # built with warnings as errors (a broken cell, reference or glue fails).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests book --nbval-lax --nbval-current-env -q
+	$(BIN)/python -m pytest tests lssvm book --doctest-modules --nbval-lax --nbval-current-env -q
 	$(BIN)/jupyter-book build . -W -n --keep-going --all
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests -q
+	$(BIN)/python -m pytest tests lssvm --doctest-modules -q
 
 chapters: $(STAMP)
 	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q

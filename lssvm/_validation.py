@@ -22,10 +22,10 @@ def _owner(owner) -> str:
 def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
     """Return ``value`` as float if it is a finite number > 0, else raise ValueError.
 
-    >>> check_positive(-1.0, "gamma", meaning="regularization constant of (3.1)")
+    >>> check_positive(-1.0, "gamma")
     Traceback (most recent call last):
     ...
-    ValueError: gamma must be a positive float (regularization constant of (3.1)); got gamma=-1.0.
+    ValueError: gamma must be a positive float; got gamma=-1.0.
     """
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if ok and np.isfinite(value) and value > 0:

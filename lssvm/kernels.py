@@ -56,7 +56,7 @@ class Kernel:
     """
 
     def __call__(self, X: NDArray, Z: NDArray | None = None) -> NDArray[np.float64]:
-        """Kernel matrix with entries K(X[i], Z[j]), shape (n_X, n_Z); Z defaults to X."""
+        """Kernel matrix K(X[i], Z[j]) of shape (n_X, n_Z); Z defaults to X."""
         X, Z = self._prepare(X), self._prepare(X if Z is None else Z)
         K = np.empty((X.shape[0], Z.shape[0]))
         sq_Z = self._sq_norms(Z)
@@ -116,7 +116,10 @@ class Linear(Kernel):
 
 
 class Polynomial(Kernel):
-    r"""Polynomial kernel :math:`K(x, z) = (x^T z + \tau)^d` with ``degree`` d, offset ``tau``."""
+    r"""Polynomial kernel :math:`K(x, z) = (x^T z + \tau)^d` (``degree`` d, ``tau``).
+
+    The offset must be non-negative for K to be positive semi-definite.
+    """
 
     def __init__(self, degree: int = 3, tau: float = 1.0):
         self.degree = degree
@@ -133,7 +136,7 @@ class Polynomial(Kernel):
 
 
 class RBF(Kernel):
-    r"""Gaussian RBF kernel :math:`K(x, z) = \exp(-\|x - z\|_2^2 / \sigma^2)`, (3.13)."""
+    r"""Gaussian RBF kernel :math:`K(x, z) = \exp(-\|x - z\|_2^2 / \sigma^2)` (3.13)."""
 
     def __init__(self, sigma2: float = 1.0):
         self.sigma2 = sigma2
@@ -163,9 +166,9 @@ class ARDRBF(RBF):
 
     .. math:: K(x, z) = \exp\Big(-\sum_{i=1}^{n} (x_i - z_i)^2 / \sigma_i^2\Big)
 
-    ``sigma2`` is an array with one :math:`\sigma_i^2` per input. [VanGestel01] writes the
-    same kernel with weights :math:`\bar u_i = 1/\sigma_i^2`; the ARD covariance (3.69)
-    carries an extra factor 1/2 inside the exponent.
+    ``sigma2`` is an array with one :math:`\sigma_i^2` per input. [VanGestel01] writes
+    the same kernel with weights :math:`\bar u_i = 1/\sigma_i^2`; the ARD covariance
+    (3.69) carries an extra factor 1/2 inside the exponent.
     """
 
     def __init__(self, sigma2):

@@ -24,7 +24,7 @@ __all__ = ["omega", "kkt_matrix", "kkt_residual"]
 
 
 def omega(K: NDArray, y: NDArray | None = None) -> NDArray[np.float64]:
-    """Omega of the classifier, y_k y_l K_kl (3.6), or of regression, K (3.33), if y is None."""
+    """Omega: y_k y_l K_kl for the classifier (3.6); K for regression (3.33), y=None."""
     K = np.asarray(K, dtype=np.float64)
     if y is None:
         return K.copy()

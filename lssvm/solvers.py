@@ -70,7 +70,7 @@ class KKTSolution:
 
 @dataclass(frozen=True)
 class CGResult:
-    """Result of :func:`conjugate_gradient`: x, iterations, relative residuals, convergence."""
+    """Result of :func:`conjugate_gradient`: solution, iterations, residual history."""
 
     x: NDArray[np.float64]
     n_iter: int
@@ -161,7 +161,7 @@ def solve_bordered_kkt(
 
 
 def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
-    """Solve (Omega + I/gamma) Z = rhs with one in-place Cholesky (lower triangle read)."""
+    """Solve (Omega + I/gamma) Z = rhs: one in-place Cholesky of the lower triangle."""
     H = np.array(Omega, dtype=np.float64, order="C", copy=not overwrite)
     n = H.shape[0]
     H.flat[:: n + 1] += inv_gamma  # H = Omega + I/gamma, (3.24)

@@ -3,8 +3,6 @@
 import re
 from pathlib import Path
 
-import numpy as np
-
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
