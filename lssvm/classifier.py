@@ -82,7 +82,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return self
 
     def decision_function(self, X):
-        """Latent output sum_k alpha_k y_k K(x, x_k) + b of (3.7); > 0 is classes_[1]."""
+        """Latent output sum_k alpha_k y_k K(x, x_k) + b of (3.7); > 0: classes_[1]."""
         return self._latent(X)
 
     def predict(self, X):
