@@ -17,7 +17,8 @@ for large N. The target (from the issue) is fit <= 1.3 x cho_factor for N >= 400
 the script prints PASS/MISS per size but always exits 0. It is not run in CI.
 
 Each time is the minimum over ``--repeats`` rounds; a round times (a), (b), (c) one
-after the other, so that load from other processes hits all three alike. BLAS
+after the other (each after a 0.2 s idle gap), so that load from other processes
+hits all three alike. BLAS
 threads are pinned with threadpoolctl (``--threads``, default 1) for every BLAS
 loaded, i.e. both numpy's and scipy's OpenBLAS. Usage::
 
@@ -53,6 +54,9 @@ def make_data(n: int):
 
 
 def timed(fn) -> float:
+    # Idle first: OpenBLAS workers spin for ~0.1 s after a threaded call and would
+    # slow down whatever is timed next.
+    time.sleep(0.2)
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
@@ -78,11 +82,12 @@ def bench(n: int, repeats: int):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000]
-    )
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--sizes", type=int, nargs="+",
+                        default=[1000, 2000, 4000, 8000], help="numbers of samples N")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds per size; the minimum time is reported")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS threads (numpy's and scipy's OpenBLAS)")
     args = parser.parse_args(argv)
 
     print(f"numpy {np.__version__}, scipy {scipy.__version__}, "

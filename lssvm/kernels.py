@@ -8,9 +8,13 @@ with the parameter ``sigma2`` = :math:`\sigma^2` (no hidden factor 2; LS-SVMlab'
 code uses :math:`2\sigma^2`, scikit-learn's ``gamma`` is :math:`1/\sigma^2`).
 
 Gram matrices are built with BLAS: the cross term :math:`x^T z` by a matrix
-product, then :math:`\|x\|^2 + \|z\|^2 - 2 x^T z` and the elementwise map in place,
-in row blocks so that temporaries stay small. :meth:`Kernel.gram_lower` builds only
-the lower triangle of K(X, X), which is all a Cholesky factorisation reads.
+product written straight into the output, then :math:`\|x\|^2 + \|z\|^2 - 2 x^T z`
+and the elementwise map in place, in blocks of rows, with no temporaries.
+:meth:`Kernel.gram_lower` builds only the lower triangle of K(X, X), which is all a
+Cholesky factorisation reads. The products have an inner dimension of only
+n_features, so they run on one BLAS thread: otherwise the idle BLAS workers keep
+spinning after the build and slow down the factorisation that follows
+(``benchmarks/bench_fit.py`` measured about 20% on two cores).
 
 Sources: Suykens et al. (2002), ch. 3, (3.13) and the kernels listed after (3.7);
 [VanGestel01] for the ARD weighting.
@@ -18,11 +22,13 @@ Sources: Suykens et al. (2002), ch. 3, (3.13) and the kernels listed after (3.7)
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Callable
 
 import numpy as np
 from numpy.typing import NDArray
+from threadpoolctl import ThreadpoolController
 
 __all__ = [
     "Kernel",
@@ -37,15 +43,20 @@ __all__ = [
 
 KERNEL_NAMES = ("rbf", "linear", "poly")
 
-# Rows per block when building Gram matrices: temporaries of about 2**22 entries
-# (32 MB) whatever the number of columns.
-_BLOCK_ENTRIES = 2**22
+# Rows per block when building Gram matrices: small enough that the rows of X and
+# of the output stay in cache, large enough for an efficient matrix product.
+_BLOCK_ROWS = 128
 
 
-def _row_blocks(n_rows: int, n_cols: int):
-    step = max(64, _BLOCK_ENTRIES // max(n_cols, 1))
-    for start in range(0, n_rows, step):
-        yield start, min(start + step, n_rows)
+def _row_blocks(n_rows: int):
+    for start in range(0, n_rows, _BLOCK_ROWS):
+        yield start, min(start + _BLOCK_ROWS, n_rows)
+
+
+@functools.cache
+def _blas():
+    """The loaded BLAS libraries (numpy's and scipy's), found once per process."""
+    return ThreadpoolController().select(user_api="blas")
 
 
 class Kernel:
@@ -59,9 +70,11 @@ class Kernel:
         """Kernel matrix K(X[i], Z[j]) of shape (n_X, n_Z); Z defaults to X."""
         X, Z = self._prepare(X), self._prepare(X if Z is None else Z)
         K = np.empty((X.shape[0], Z.shape[0]))
-        sq_Z = self._sq_norms(Z)
-        for i0, i1 in _row_blocks(X.shape[0], Z.shape[0]):
-            K[i0:i1] = self._block(X[i0:i1], Z, self._sq_norms(X[i0:i1]), sq_Z)
+        sq_X, sq_Z = self._sq_norms(X), self._sq_norms(Z)
+        with _blas().limit(limits=1):
+            for i0, i1 in _row_blocks(X.shape[0]):
+                rows = None if sq_X is None else sq_X[i0:i1]
+                self._block(X[i0:i1], Z, rows, sq_Z, out=K[i0:i1])
         return K
 
     def gram_lower(self, X: NDArray) -> NDArray[np.float64]:
@@ -75,9 +88,10 @@ class Kernel:
         n = X.shape[0]
         K = np.empty((n, n))
         sq = self._sq_norms(X)
-        for i0, i1 in _row_blocks(n, n // 2 + 1):
-            sq_rows, sq_cols = (None, None) if sq is None else (sq[i0:i1], sq[:i1])
-            K[i0:i1, :i1] = self._block(X[i0:i1], X[:i1], sq_rows, sq_cols)
+        with _blas().limit(limits=1):
+            for i0, i1 in _row_blocks(n):
+                rows, cols = (None, None) if sq is None else (sq[i0:i1], sq[:i1])
+                self._block(X[i0:i1], X[:i1], rows, cols, out=K[i0:i1, :i1])
         return K
 
     def diag(self, X: NDArray) -> NDArray[np.float64]:
@@ -85,7 +99,8 @@ class Kernel:
         raise NotImplementedError
 
     # -- to implement ---------------------------------------------------------------
-    def _block(self, Xb, Z, sq_Xb, sq_Z) -> NDArray[np.float64]:
+    def _block(self, Xb, Z, sq_Xb, sq_Z, out) -> NDArray[np.float64]:
+        """Write K(Xb, Z) into ``out`` (shape (len(Xb), len(Z))) and return it."""
         raise NotImplementedError
 
     def _sq_norms(self, X):
@@ -107,8 +122,8 @@ class Kernel:
 class Linear(Kernel):
     r"""Linear kernel :math:`K(x, z) = x^T z`."""
 
-    def _block(self, Xb, Z, sq_Xb, sq_Z):
-        return Xb @ Z.T
+    def _block(self, Xb, Z, sq_Xb, sq_Z, out):
+        return np.matmul(Xb, Z.T, out=out)
 
     def diag(self, X):
         X = self._prepare(X)
@@ -125,8 +140,8 @@ class Polynomial(Kernel):
         self.degree = degree
         self.tau = tau
 
-    def _block(self, Xb, Z, sq_Xb, sq_Z):
-        G = Xb @ Z.T
+    def _block(self, Xb, Z, sq_Xb, sq_Z, out):
+        G = np.matmul(Xb, Z.T, out=out)
         G += self.tau
         return np.power(G, self.degree, out=G)
 
@@ -144,14 +159,14 @@ class RBF(Kernel):
     def _sq_norms(self, X):
         return np.einsum("ij,ij->i", X, X)
 
-    def _block(self, Xb, Z, sq_Xb, sq_Z):
-        # ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x^T z: one gemm, then in-place updates.
-        D = Xb @ Z.T
-        D *= -2.0
-        D += sq_Xb[:, None]
-        D += sq_Z[None, :]
-        np.maximum(D, 0.0, out=D)  # round-off can make tiny distances negative
-        D *= -1.0 / self._width()
+    def _block(self, Xb, Z, sq_Xb, sq_Z, out):
+        # -||x - z||^2 / w = (2/w) x^T z - ||x||^2 / w - ||z||^2 / w: the scalings go
+        # into the small operands, so the block sees one gemm and four passes.
+        w = self._width()
+        D = np.matmul(Xb * (2.0 / w), Z.T, out=out)
+        D -= (sq_Xb / w)[:, None]
+        D -= sq_Z / w
+        np.minimum(D, 0.0, out=D)  # round-off can make tiny distances negative
         return np.exp(D, out=D)
 
     def _width(self):

@@ -100,9 +100,8 @@ def test_gram_lower_matches_lower_triangle(kernel, naive, xz):
 
 @pytest.mark.parametrize("kernel, naive", KERNELS)
 def test_blocks_when_larger_than_one_block(kernel, naive, rng, monkeypatch):
-    # With _BLOCK_ENTRIES = 1 each block has the minimum of 64 rows: 150 rows make
-    # three blocks, the last one partial.
-    monkeypatch.setattr(lssvm.kernels, "_BLOCK_ENTRIES", 1)
+    # With _BLOCK_ROWS = 64, 150 rows make three blocks, the last one partial.
+    monkeypatch.setattr(lssvm.kernels, "_BLOCK_ROWS", 64)
     X, Z = rng.standard_normal((150, 3)), rng.standard_normal((70, 3))
     np.testing.assert_allclose(kernel(X, Z), naive(X, Z), rtol=RTOL, atol=ATOL)
     K_naive = naive(X, X)
