@@ -90,8 +90,3 @@ class LSSVMBase(BaseEstimator):
         for i0 in range(0, X.shape[0], step):
             out[i0 : i0 + step] = self.kernel_(X[i0 : i0 + step], SV) @ coef
         return out + self.b_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = False
-        return tags

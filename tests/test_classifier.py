@@ -197,7 +197,7 @@ def test_predict_before_fit_raises(classification_data):
             method(X)
 
 
-@pytest.mark.parametrize("solver", ["direct"])
+@pytest.mark.parametrize("solver", ["direct", "cg"])
 def test_negative_definite_kernel_raises(classification_data, solver):
     X, y = classification_data
     clf = LSSVMClassifier(kernel=lambda A, B: -5.0 * rbf_kernel(A, B), solver=solver)
