@@ -1,12 +1,14 @@
 """lssvm: Least Squares Support Vector Machines, with the book that derives them.
 
 Public estimators are re-exported here; everything else is reached by module
-(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.datasets``).
+(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.tuning``,
+``lssvm.search``, ``lssvm.datasets``).
 The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 """
 
 from .classifier import LSSVMClassifier
 from .regressor import LSSVMRegressor
+from .tuned import LSSVMClassifierCV, LSSVMRegressorCV
 
-__all__ = ["LSSVMClassifier", "LSSVMRegressor"]
+__all__ = ["LSSVMClassifier", "LSSVMRegressor", "LSSVMClassifierCV", "LSSVMRegressorCV"]
 __version__ = "0.1.0"

@@ -1,0 +1,239 @@
+"""LS-SVM estimators that tune (gamma, sigma2) by exact closed-form cross-validation.
+
+``LSSVMClassifierCV`` and ``LSSVMRegressorCV`` run one of the searches of
+:mod:`lssvm.search` with held-out outputs from :class:`lssvm.tuning.ClosedFormCV`
+(identical to refitting every fold), then refit the best model on all the data, as
+step (5) of the book's tuning algorithm (section 3.4.2) and scikit-learn's
+``GridSearchCV(refit=True)`` do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import search as _search
+from ._validation import check_positive
+from .classifier import LSSVMClassifier
+from .regressor import LSSVMRegressor
+from .tuning import make_folds
+
+__all__ = ["LSSVMClassifierCV", "LSSVMRegressorCV", "SEARCHES"]
+
+SEARCHES = ("grid", "shrinking", "random", "simplex")
+
+
+class _LSSVMCVBase(BaseEstimator):
+    """Shared parameters and fit of the tuned estimators.
+
+    Parameters
+    ----------
+    gamma : list of float, optional
+        Candidate regularization constants; default the book's Gamma_0.
+    sigma2 : list of float, optional
+        Candidate RBF widths sigma2; default the book's Sigma_0 sqrt(n) squared.
+        Ignored (not searched) for the linear and polynomial kernels.
+    kernel, degree, tau : as in LSSVMClassifier.
+    cv : int, "loo" or scikit-learn splitter, default=10
+        An int k gives (stratified, for the classifier) k-fold CV without shuffling.
+    search : {"grid", "shrinking", "random", "simplex"}, default="grid"
+    scoring : str or callable, optional
+        "accuracy" (classifier default), "neg_mean_squared_error" (regressor
+        default), "r2", or ``scoring(y_true, latent) -> float``, greater is better.
+    n_refinements : int, default=3
+        Local refinements of the shrinking grid (the book's i_max).
+    n_iter : int, default=50
+        Samples of the random search; simplex iterations of the simplex search.
+    random_state : int, default=0
+        Seed of the random search.
+    strategy : {"auto", "eigen", "cholesky"}, default="auto"
+        How the closed-form CV gets H^{-1} (see :mod:`lssvm.tuning`).
+    verbose : int, default=0
+        If > 0, print a progress line per kernel matrix to standard error.
+
+    Attributes
+    ----------
+    best_params_, best_score_, best_estimator_, cv_results_ :
+        As in scikit-learn's ``GridSearchCV``; ``cv_results_`` also has ``stage``.
+    """
+
+    _estimator_class = None
+    _default_scoring = None
+
+    def __init__(
+        self,
+        *,
+        gamma=None,
+        sigma2=None,
+        kernel="rbf",
+        degree=3,
+        tau=1.0,
+        cv=10,
+        search="grid",
+        scoring=None,
+        n_refinements=3,
+        n_iter=50,
+        random_state=0,
+        strategy="auto",
+        verbose=0,
+    ):
+        self.gamma = gamma
+        self.sigma2 = sigma2
+        self.kernel = kernel
+        self.degree = degree
+        self.tau = tau
+        self.cv = cv
+        self.search = search
+        self.scoring = scoring
+        self.n_refinements = n_refinements
+        self.n_iter = n_iter
+        self.random_state = random_state
+        self.strategy = strategy
+        self.verbose = verbose
+
+    def _candidates(self, name, default):
+        values = default if getattr(self, name) is None else getattr(self, name)
+        values = [values] if np.ndim(values) == 0 else list(values)
+        if not values:
+            raise ValueError(f"{type(self).__name__}: {name} must be a non-empty list.")
+        for v in values:
+            check_positive(v, name, owner=self)
+        return values
+
+    def _tune(self, X, Y, y_for_folds, classifier):
+        if self.search not in SEARCHES:
+            raise ValueError(
+                f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
+                f"got search={self.search!r}."
+            )
+        gammas = self._candidates("gamma", _search.GAMMA_0)
+        sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
+        folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
+        common = dict(
+            kernel=self.kernel,
+            degree=self.degree,
+            tau=self.tau,
+            scoring=self.scoring or self._default_scoring,
+            strategy=self.strategy,
+            verbose=self.verbose,
+        )
+        if self.search == "grid":
+            result = _search.grid_search(
+                X, Y, folds, gammas=gammas, sigma2s=sigma2s, **common
+            )
+        elif self.search == "shrinking":
+            result = _search.shrinking_grid_search(
+                X,
+                Y,
+                folds,
+                gammas=gammas,
+                sigma2s=sigma2s,
+                n_refinements=self.n_refinements,
+                **common,
+            )
+        elif self.search == "random":
+            result = _search.random_search(
+                X,
+                Y,
+                folds,
+                gammas=gammas,
+                sigma2s=sigma2s,
+                n_iter=self.n_iter,
+                random_state=self.random_state,
+                **common,
+            )
+        else:
+            result = _search.simplex_search(
+                X,
+                Y,
+                folds,
+                gammas=gammas,
+                sigma2s=sigma2s,
+                n_iter=self.n_iter,
+                **common,
+            )
+        self.best_params_ = dict(result.best_params)
+        if self.best_params_["sigma2"] is None:  # non-RBF kernels: not searched
+            del self.best_params_["sigma2"]
+        self.best_score_ = result.best_score
+        self.cv_results_ = result.cv_results
+        self.n_splits_ = len(folds)
+        estimator = self._estimator_class(
+            kernel=self.kernel, degree=self.degree, tau=self.tau, **self.best_params_
+        )
+        self.best_estimator_ = estimator
+
+    def _delegate(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_
+
+
+class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
+    """Binary LS-SVM classifier with (gamma, sigma2) tuned by closed-form CV.
+
+    Examples
+    --------
+    >>> from lssvm import LSSVMClassifierCV
+    >>> from lssvm.datasets import load_ripley
+    >>> X, y = load_ripley("train")
+    >>> clf = LSSVMClassifierCV(search="shrinking").fit(X, y)
+    >>> sorted(clf.best_params_)
+    ['gamma', 'sigma2']
+    """
+
+    _estimator_class = LSSVMClassifier
+    _default_scoring = "accuracy"
+
+    def fit(self, X, y):
+        """Tune on (X, y), then refit the best LSSVMClassifier on all of it."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, index = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError(
+                f"LSSVMClassifierCV needs exactly 2 classes; got {len(self.classes_)}: "
+                f"{self.classes_.tolist()}. Only binary classification is supported."
+            )
+        self._tune(X, 2.0 * index - 1.0, y, classifier=True)
+        self.best_estimator_.fit(X, y)
+        return self
+
+    def decision_function(self, X):
+        return self._delegate(X).decision_function(X)
+
+    def predict(self, X):
+        return self._delegate(X).predict(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
+    """LS-SVM regression with (gamma, sigma2) tuned by closed-form CV (MSE by default).
+
+    Examples
+    --------
+    >>> from lssvm import LSSVMRegressorCV
+    >>> from lssvm.datasets import sinc
+    >>> X, y = sinc(100, noise=0.1)
+    >>> reg = LSSVMRegressorCV(gamma=[1, 10, 100], sigma2=[0.5, 1, 5]).fit(X, y)
+    >>> reg.cv_results_["mean_test_score"].shape
+    (9,)
+    """
+
+    _estimator_class = LSSVMRegressor
+    _default_scoring = "neg_mean_squared_error"
+
+    def fit(self, X, y):
+        """Tune on (X, y), then refit the best LSSVMRegressor on all of it."""
+        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
+        self._tune(X, y, y, classifier=False)
+        self.best_estimator_.fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self._delegate(X).predict(X)
