@@ -12,7 +12,7 @@ import numpy as np
 
 from .solvers import SOLVER_METHODS
 
-__all__ = ["check_positive", "check_solver"]
+__all__ = ["check_positive", "check_solver", "check_two_classes"]
 
 
 def _owner(owner) -> str:
@@ -43,3 +43,14 @@ def check_solver(value, *, owner=None) -> str:
         f"{_owner(owner)}solver must be one of {list(SOLVER_METHODS)}; "
         f"got solver={value!r}."
     )
+
+
+def check_two_classes(classes, *, owner) -> None:
+    """Raise unless ``classes`` (the sorted unique labels) has exactly two entries."""
+    n_classes = len(classes)
+    if n_classes != 2:
+        noun = "class" if n_classes == 1 else "classes"
+        raise ValueError(
+            f"{type(owner).__name__} needs exactly 2 classes; got {n_classes} {noun}: "
+            f"{list(classes)}. Only binary classification is supported."
+        )

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from ._base import LSSVMBase
+from ._validation import check_two_classes
 
 __all__ = ["LSSVMClassifier"]
 
@@ -68,13 +69,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
-        n_classes = len(self.classes_)
-        if n_classes != 2:
-            noun = "class" if n_classes == 1 else "classes"
-            raise ValueError(
-                f"LSSVMClassifier needs exactly 2 classes; got {n_classes} {noun}: "
-                f"{self.classes_.tolist()}. Only binary classification is supported."
-            )
+        check_two_classes(self.classes_.tolist(), owner=self)
         y_pm = 2.0 * y_index - 1.0  # classes_[0] -> -1, classes_[1] -> +1
         # (3.5): a = y, d = 1_v, Omega = D K D with D = diag(y) (3.6).
         self._fit_kkt(X, a=y_pm, d=np.ones_like(y_pm), signs=y_pm)

@@ -189,7 +189,7 @@ def _refine(values, best, n_points):
     gaps = [logs[i] - logs[i - 1]] if i > 0 else []
     gaps += [logs[i + 1] - logs[i]] if i < len(logs) - 1 else []
     step = float(np.mean(gaps)) if gaps else 1.0
-    return 10.0 ** (logs[i] + np.linspace(-step, step, n_points))
+    return 10.0 ** (np.log10(best) + np.linspace(-step, step, n_points))
 
 
 def shrinking_grid_search(

@@ -15,7 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import search as _search
-from ._validation import check_positive
+from ._validation import check_positive, check_two_classes
 from .classifier import LSSVMClassifier
 from .regressor import LSSVMRegressor
 from .tuning import make_folds
@@ -191,11 +191,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
-            raise ValueError(
-                f"LSSVMClassifierCV needs exactly 2 classes; got {len(self.classes_)}: "
-                f"{self.classes_.tolist()}. Only binary classification is supported."
-            )
+        check_two_classes(self.classes_.tolist(), owner=self)
         self._tune(X, 2.0 * index - 1.0, y, classifier=True)
         self.best_estimator_.fit(X, y)
         return self

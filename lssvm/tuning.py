@@ -70,7 +70,8 @@ def make_folds(cv, X, y, *, classifier: bool) -> list[NDArray[np.intp]]:
     splitter = check_cv(cv, y, classifier=classifier)
     folds = []
     for train, test in splitter.split(X, y):
-        if len(train) + len(test) != n or np.intersect1d(train, test).size:
+        joined = np.sort(np.concatenate([train, test]))
+        if not np.array_equal(joined, np.arange(n)):
             raise ValueError(
                 "cv must split the data into a test set and its complement for the "
                 "closed-form cross-validation; got a split with "

@@ -52,7 +52,7 @@ def _assert_same_params(ours, theirs):
     )
 
 
-# -- grid_search against GridSearchCV ---------------------------------------------------
+# -- grid_search against GridSearchCV --------------------------------------------------
 
 
 def test_grid_search_equals_grid_search_cv_classifier(classification_data):
@@ -136,8 +136,9 @@ def test_grid_search_invalid_scoring_raises(classification_data):
     X, y = classification_data
     folds = make_folds(3, X, y, classifier=True)
     with pytest.raises(ValueError, match="scoring must be one of"):
-        grid_search(X, y.astype(float), folds, gammas=[1.0], sigma2s=[1.0],
-                    scoring="f1")
+        grid_search(
+            X, y.astype(float), folds, gammas=[1.0], sigma2s=[1.0], scoring="f1"
+        )
 
 
 # -- shrinking grid search (section 3.4.2) ---------------------------------------------
@@ -169,8 +170,11 @@ def _span_and_centre(values):
 def shrinking_setup():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((60, 3))
-    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 + 0.3 * rng.standard_normal(60) > 0,
-                 1.0, -1.0)
+    y = np.where(
+        X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 + 0.3 * rng.standard_normal(60) > 0,
+        1.0,
+        -1.0,
+    )
     return X, y, make_folds(10, X, y, classifier=True)  # the book's 10-fold CV
 
 
@@ -355,8 +359,14 @@ def test_linear_kernel_shrinking_refines_gamma_only(classification_data):
 def test_verbose_prints_progress_to_stderr(classification_data, capsys):
     X, y = classification_data
     folds = make_folds(3, X, y, classifier=True)
-    grid_search(X, y.astype(float), folds, gammas=[1.0, 10.0], sigma2s=[0.5, 1.0, 2.0],
-                verbose=1)
+    grid_search(
+        X,
+        y.astype(float),
+        folds,
+        gammas=[1.0, 10.0],
+        sigma2s=[0.5, 1.0, 2.0],
+        verbose=1,
+    )
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.strip().splitlines()

@@ -71,7 +71,7 @@ def _refit_latent(X, y, folds, gamma, params, classification):
     return out
 
 
-# -- held-out outputs equal refitting ---------------------------------------------------
+# -- held-out outputs equal refitting --------------------------------------------------
 
 
 # StratifiedKFold needs class labels: it is a classification-only splitter.
@@ -202,7 +202,11 @@ def _neg_mae(y_true, latent):
     "task, scoring, metric",
     [
         ("classification", "accuracy", None),
-        ("regression", "neg_mean_squared_error", lambda t, p: -mean_squared_error(t, p)),
+        (
+            "regression",
+            "neg_mean_squared_error",
+            lambda t, p: -mean_squared_error(t, p),
+        ),
         ("regression", "r2", r2_score),
         ("regression", _neg_mae, lambda t, p: -mean_absolute_error(t, p)),
     ],
@@ -214,11 +218,13 @@ def test_scores_equal_refitted_scores(
 ):
     X, y = _data(task, classification_data, regression_data)
     classification = task == "classification"
-    folds = make_folds(KFold(5, shuffle=True, random_state=0), X, y,
-                       classifier=classification)
+    folds = make_folds(
+        KFold(5, shuffle=True, random_state=0), X, y, classifier=classification
+    )
     params = KERNELS["rbf"]
-    cv = ClosedFormCV(_kernel_matrix(X, params), y.astype(float), folds,
-                      strategy=strategy)
+    cv = ClosedFormCV(
+        _kernel_matrix(X, params), y.astype(float), folds, strategy=strategy
+    )
     for gamma in [0.1, 10.0, 1000.0]:
         for V, f in zip(folds, cv.latent(gamma)):
             train = np.setdiff1d(np.arange(len(y)), V)
@@ -243,14 +249,19 @@ def test_scores_equal_refitted_scores(
     ids=["int", "kfold-shuffle", "stratified-shuffle"],
 )
 @pytest.mark.parametrize("strategy", STRATEGIES)
-def test_fold_mean_accuracy_equals_cross_val_score(classification_data, strategy, splitter):
+def test_fold_mean_accuracy_equals_cross_val_score(
+    classification_data, strategy, splitter
+):
     X, y = classification_data
     folds = make_folds(splitter, X, y, classifier=True)
     for sigma2 in [0.5, 4.0]:
         cv = ClosedFormCV(RBF(sigma2)(X), y, folds, strategy=strategy)
         for gamma in [0.01, 1.0, 100.0]:
             ours = np.mean(
-                [score_latent("accuracy", y[V], f) for V, f in zip(folds, cv.latent(gamma))]
+                [
+                    score_latent("accuracy", y[V], f)
+                    for V, f in zip(folds, cv.latent(gamma))
+                ]
             )
             ref = cross_val_score(
                 LSSVMClassifier(gamma=gamma, sigma2=sigma2), X, y, cv=splitter
@@ -270,7 +281,8 @@ def test_score_latent_multi_column_is_mean_over_columns(rng):
     Y = rng.standard_normal((20, 2))
     F = Y + 0.3 * rng.standard_normal((20, 2))
     np.testing.assert_allclose(
-        score_latent("r2", Y, F), np.mean([r2_score(Y[:, j], F[:, j]) for j in range(2)])
+        score_latent("r2", Y, F),
+        np.mean([r2_score(Y[:, j], F[:, j]) for j in range(2)]),
     )
     np.testing.assert_allclose(
         score_latent("neg_mean_squared_error", Y, F), -mean_squared_error(Y, F)
@@ -283,7 +295,7 @@ def test_invalid_scoring_raises(bad):
         score_latent(bad, np.ones(3), np.ones(3))
 
 
-# -- make_folds -------------------------------------------------------------------------
+# -- make_folds ------------------------------------------------------------------------
 
 
 def test_make_folds_int_uses_sklearn_default_split(classification_data):
@@ -312,8 +324,12 @@ def test_make_folds_partition_the_data(classification_data, cv_name):
 def test_make_folds_rejects_non_complement_splitter(classification_data):
     X, y = classification_data
     with pytest.raises(ValueError, match="test set and its complement"):
-        make_folds(ShuffleSplit(3, train_size=0.5, test_size=0.3, random_state=0),
-                   X, y, classifier=True)
+        make_folds(
+            ShuffleSplit(3, train_size=0.5, test_size=0.3, random_state=0),
+            X,
+            y,
+            classifier=True,
+        )
 
 
 def test_make_folds_rejects_overlapping_train_and_test(classification_data):
@@ -349,8 +365,10 @@ def test_auto_strategy_threshold(classification_data):
         (EIGEN_MIN_GAMMAS, "eigen"),
         (EIGEN_MIN_GAMMAS + 10, "eigen"),
     ]:
-        assert ClosedFormCV(K, y, folds, strategy="auto", n_gammas=n_gammas).strategy \
+        assert (
+            ClosedFormCV(K, y, folds, strategy="auto", n_gammas=n_gammas).strategy
             == expected
+        )
     assert ClosedFormCV(K, y, folds).strategy == "cholesky"  # default n_gammas=1
 
 

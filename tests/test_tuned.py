@@ -1,0 +1,429 @@
+"""LSSVMClassifierCV / LSSVMRegressorCV against scikit-learn's GridSearchCV, plus the
+estimator contract (clone, params, unfitted errors, parametrize_with_checks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import (
+    GridSearchCV,
+    KFold,
+    LeaveOneOut,
+    ShuffleSplit,
+    StratifiedKFold,
+    cross_val_score,
+)
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lssvm import LSSVMClassifier, LSSVMClassifierCV, LSSVMRegressor, LSSVMRegressorCV
+from lssvm.search import initial_sigma2_grid
+from lssvm.tuned import SEARCHES
+
+RTOL_SCORE = 1e-9  # closed-form MSE / r2 scores against refitted ones
+ATOL_PREDICT = 1e-12  # best_estimator_ against a fresh fit with best_params_
+
+GAMMAS = [0.01, 0.1, 1.0, 10.0, 100.0]
+SIGMA2S = [0.5, 2.0, 8.0, 50.0]
+CLF_SPLITTER = StratifiedKFold(5, shuffle=True, random_state=0)
+REG_SPLITTER = KFold(5, shuffle=True, random_state=0)
+PARAMS = {
+    "gamma",
+    "sigma2",
+    "kernel",
+    "degree",
+    "tau",
+    "cv",
+    "search",
+    "scoring",
+    "n_refinements",
+    "n_iter",
+    "random_state",
+    "strategy",
+    "verbose",
+}
+
+
+def _compare_cv_results(ours, theirs, n_splits, *, exact):
+    assert len(ours["params"]) == len(theirs["params"])
+    assert ours["params"] == list(theirs["params"])
+    for name in ["param_gamma", "param_sigma2"]:
+        if name in theirs:
+            np.testing.assert_array_equal(ours[name], np.asarray(theirs[name], float))
+    keys = [f"split{i}_test_score" for i in range(n_splits)]
+    keys += ["mean_test_score", "std_test_score"]
+    assert f"split{n_splits}_test_score" not in ours
+    for key in keys:
+        if exact and key != "std_test_score":
+            np.testing.assert_array_equal(ours[key], theirs[key], err_msg=key)
+        else:
+            np.testing.assert_allclose(
+                ours[key], theirs[key], rtol=RTOL_SCORE, atol=1e-15, err_msg=key
+            )
+    np.testing.assert_array_equal(ours["rank_test_score"], theirs["rank_test_score"])
+
+
+# -- equality with GridSearchCV --------------------------------------------------------
+
+
+@pytest.mark.parametrize("cv", [CLF_SPLITTER, 5], ids=["stratified-shuffle", "int"])
+def test_classifier_equals_grid_search_cv(classification_data, cv):
+    X, y = classification_data
+    ours = LSSVMClassifierCV(gamma=GAMMAS, sigma2=SIGMA2S, cv=cv).fit(X, y)
+    ref = GridSearchCV(LSSVMClassifier(), {"gamma": GAMMAS, "sigma2": SIGMA2S}, cv=cv)
+    ref.fit(X, y)
+    # this grid has ties at the top (see test_search.py); both keep the first
+    assert (ours.cv_results_["rank_test_score"] == 1).sum() >= 1
+    assert ours.best_params_ == ref.best_params_
+    assert ours.best_score_ == ref.best_score_
+    assert ours.n_splits_ == ref.n_splits_ == 5
+    _compare_cv_results(ours.cv_results_, ref.cv_results_, 5, exact=True)
+
+
+@pytest.mark.parametrize("cv", [REG_SPLITTER, 5], ids=["kfold-shuffle", "int"])
+@pytest.mark.parametrize("scoring", [None, "r2"], ids=["default-neg_mse", "r2"])
+def test_regressor_equals_grid_search_cv(regression_data, scoring, cv):
+    X, y = regression_data
+    gammas, sigma2s = [0.1, 10.0, 1000.0], [0.5, 2.0, 8.0]
+    ours = LSSVMRegressorCV(gamma=gammas, sigma2=sigma2s, cv=cv, scoring=scoring)
+    ours.fit(X, y)
+    ref = GridSearchCV(
+        LSSVMRegressor(),
+        {"gamma": gammas, "sigma2": sigma2s},
+        cv=cv,
+        scoring=scoring or "neg_mean_squared_error",
+    ).fit(X, y)
+    assert ours.best_params_ == ref.best_params_
+    np.testing.assert_allclose(ours.best_score_, ref.best_score_, rtol=RTOL_SCORE)
+    _compare_cv_results(ours.cv_results_, ref.cv_results_, 5, exact=False)
+
+
+def test_linear_kernel_tunes_gamma_only(classification_data):
+    X, y = classification_data
+    gammas = [0.01, 1.0, 100.0]
+    ours = LSSVMClassifierCV(
+        gamma=gammas, sigma2=SIGMA2S, kernel="linear", cv=CLF_SPLITTER
+    ).fit(X, y)
+    ref = GridSearchCV(
+        LSSVMClassifier(kernel="linear"), {"gamma": gammas}, cv=CLF_SPLITTER
+    ).fit(X, y)
+    assert ours.best_params_ == ref.best_params_  # no sigma2 key
+    assert np.isnan(ours.cv_results_["param_sigma2"]).all()
+    np.testing.assert_array_equal(
+        ours.cv_results_["mean_test_score"], ref.cv_results_["mean_test_score"]
+    )
+    assert ours.best_estimator_.kernel == "linear"
+
+
+def test_leave_one_out(classification_data):
+    X, y = classification_data
+    X, y = X[:30], y[:30]
+    gammas, sigma2s = [0.1, 10.0], [0.5, 4.0]
+    ours = LSSVMClassifierCV(gamma=gammas, sigma2=sigma2s, cv="loo").fit(X, y)
+    ref = GridSearchCV(
+        LSSVMClassifier(), {"gamma": gammas, "sigma2": sigma2s}, cv=LeaveOneOut()
+    ).fit(X, y)
+    assert ours.n_splits_ == 30
+    assert ours.best_params_ == ref.best_params_
+    assert ours.best_score_ == ref.best_score_
+    _compare_cv_results(ours.cv_results_, ref.cv_results_, 30, exact=True)
+
+
+def test_regressor_leave_one_out(regression_data):
+    X, y = regression_data
+    gammas, sigma2s = [1.0, 100.0], [1.0, 4.0]
+    ours = LSSVMRegressorCV(gamma=gammas, sigma2=sigma2s, cv="loo").fit(X, y)
+    ref = GridSearchCV(
+        LSSVMRegressor(),
+        {"gamma": gammas, "sigma2": sigma2s},
+        cv=LeaveOneOut(),
+        scoring="neg_mean_squared_error",
+    ).fit(X, y)
+    assert ours.best_params_ == ref.best_params_
+    np.testing.assert_allclose(
+        ours.cv_results_["mean_test_score"],
+        ref.cv_results_["mean_test_score"],
+        rtol=RTOL_SCORE,
+    )
+
+
+# -- the refitted model ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_best_estimator_is_a_fresh_fit_with_best_params(
+    classification_data, regression_data, rng, task
+):
+    if task == "classification":
+        X, y = classification_data
+        est = LSSVMClassifierCV(gamma=GAMMAS, sigma2=SIGMA2S, cv=CLF_SPLITTER)
+        base = LSSVMClassifier
+    else:
+        X, y = regression_data
+        est = LSSVMRegressorCV(gamma=GAMMAS, sigma2=SIGMA2S, cv=REG_SPLITTER)
+        base = LSSVMRegressor
+    est.fit(X, y)
+    best = est.best_estimator_
+    assert type(best) is base
+    assert best.gamma == est.best_params_["gamma"]
+    assert best.sigma2 == est.best_params_["sigma2"]
+    assert hasattr(best, "alpha_") and best.support_vectors_.shape == X.shape
+    fresh = base(**est.best_params_).fit(X, y)
+    X_new = rng.standard_normal((25, X.shape[1]))
+    np.testing.assert_allclose(best.alpha_, fresh.alpha_, rtol=0, atol=ATOL_PREDICT)
+    if task == "classification":
+        np.testing.assert_array_equal(est.predict(X_new), fresh.predict(X_new))
+        np.testing.assert_allclose(
+            est.decision_function(X_new),
+            fresh.decision_function(X_new),
+            rtol=0,
+            atol=ATOL_PREDICT,
+        )
+        np.testing.assert_array_equal(est.classes_, fresh.classes_)
+    else:
+        np.testing.assert_allclose(
+            est.predict(X_new), fresh.predict(X_new), rtol=0, atol=ATOL_PREDICT
+        )
+    assert est.score(X, y) == pytest.approx(fresh.score(X, y), abs=1e-12)
+
+
+def test_string_labels(classification_data):
+    X, y = classification_data
+    labels = np.where(y > 0, "alpha", "beta")  # "alpha" (< "beta") is the +1 class
+    ours = LSSVMClassifierCV(gamma=GAMMAS, sigma2=SIGMA2S, cv=CLF_SPLITTER)
+    ours.fit(X, labels)
+    ref = GridSearchCV(
+        LSSVMClassifier(), {"gamma": GAMMAS, "sigma2": SIGMA2S}, cv=CLF_SPLITTER
+    ).fit(X, labels)
+    np.testing.assert_array_equal(ours.classes_, ["alpha", "beta"])
+    assert ours.best_params_ == ref.best_params_
+    _compare_cv_results(ours.cv_results_, ref.cv_results_, 5, exact=True)
+    pred = ours.predict(X)
+    assert pred.dtype.kind == "U" and set(pred) <= {"alpha", "beta"}
+    np.testing.assert_array_equal(pred, ref.predict(X))
+    # the same tuning as with the numeric labels
+    numeric = LSSVMClassifierCV(gamma=GAMMAS, sigma2=SIGMA2S, cv=CLF_SPLITTER).fit(X, y)
+    np.testing.assert_array_equal(
+        ours.cv_results_["mean_test_score"], numeric.cv_results_["mean_test_score"]
+    )
+
+
+def test_default_grid_is_the_books(classification_data):
+    X, y = classification_data
+    est = LSSVMClassifierCV(cv=5).fit(X, y)
+    res = est.cv_results_
+    assert len(res["params"]) == 11 * 9
+    assert set(res["param_gamma"]) == {
+        0.01,
+        0.05,
+        0.1,
+        0.5,
+        1.0,
+        5.0,
+        10.0,
+        50.0,
+        100.0,
+        500.0,
+        1000.0,
+    }
+    np.testing.assert_allclose(
+        np.unique(res["param_sigma2"]), sorted(initial_sigma2_grid(X.shape[1]))
+    )
+
+
+# -- every search ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_every_search_runs(classification_data, regression_data, task, search):
+    gammas, sigma2s = [0.1, 10.0, 1000.0], [0.5, 4.0]
+    kw = dict(gamma=gammas, sigma2=sigma2s, cv=5, n_iter=10, n_refinements=1)
+    if task == "classification":
+        X, y = classification_data
+        cls = LSSVMClassifierCV
+    else:
+        X, y = regression_data
+        cls = LSSVMRegressorCV
+    est = cls(search=search, **kw).fit(X, y)
+    grid = cls(search="grid", **kw).fit(X, y)
+    res = est.cv_results_
+    means = res["mean_test_score"]
+    assert est.best_score_ == means.max()
+    first = int(np.flatnonzero(means == means.max())[0])
+    assert est.best_params_ == res["params"][first]
+    assert res["rank_test_score"][first] == 1
+    assert est.best_estimator_.gamma == est.best_params_["gamma"]
+    assert est.best_estimator_.sigma2 == est.best_params_["sigma2"]
+    assert est.predict(X).shape == y.shape
+    if search in ("grid", "shrinking", "simplex"):  # these evaluate the grid first
+        assert est.best_score_ >= grid.best_score_
+        n_grid = len(gammas) * len(sigma2s)
+        np.testing.assert_array_equal(
+            means[:n_grid], grid.cv_results_["mean_test_score"]
+        )
+    if search == "shrinking":
+        assert (res["stage"] == 1).sum() == 5 * 5
+    if search == "random":
+        assert len(means) == 10
+        assert res["param_gamma"].min() >= 0.1 and res["param_gamma"].max() <= 1000.0
+        assert res["param_sigma2"].min() >= 0.5 and res["param_sigma2"].max() <= 4.0
+
+
+def test_random_search_depends_on_random_state(classification_data):
+    X, y = classification_data
+    kw = dict(gamma=[0.1, 100.0], sigma2=[0.5, 8.0], cv=3, search="random", n_iter=8)
+    a = LSSVMClassifierCV(random_state=1, **kw).fit(X, y).cv_results_
+    b = LSSVMClassifierCV(random_state=1, **kw).fit(X, y).cv_results_
+    c = LSSVMClassifierCV(random_state=2, **kw).fit(X, y).cv_results_
+    assert a["params"] == b["params"]
+    assert set(a["param_gamma"]).isdisjoint(c["param_gamma"])
+
+
+def test_verbose(classification_data, capsys):
+    X, y = classification_data
+    LSSVMClassifierCV(gamma=[1.0], sigma2=[0.5, 2.0], cv=3, verbose=1).fit(X, y)
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("[lssvm search]") == 2
+    LSSVMClassifierCV(gamma=[1.0], sigma2=[0.5, 2.0], cv=3).fit(X, y)
+    assert capsys.readouterr() == ("", "")
+
+
+# -- errors ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"search": "bayes"}, "search must be one of"),
+        ({"gamma": []}, "gamma must be a non-empty list"),
+        ({"sigma2": []}, "sigma2 must be a non-empty list"),
+        ({"gamma": [1.0, -1.0]}, "gamma must be a positive float"),
+        ({"gamma": [0.0]}, "gamma must be a positive float"),
+        ({"gamma": -3.0}, "gamma must be a positive float"),
+        ({"sigma2": [1.0, 0.0]}, "sigma2 must be a positive float"),
+        ({"strategy": "lu"}, "strategy must be one of"),
+        ({"scoring": "f1"}, "scoring must be one of"),
+    ],
+)
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_bad_parameters_raise(classification_data, cls, params, match):
+    X, y = classification_data
+    with pytest.raises(ValueError, match=match):
+        cls(**{"cv": 3, **params}).fit(X, y)
+
+
+def test_error_messages_name_the_estimator(classification_data):
+    X, y = classification_data
+    with pytest.raises(ValueError, match=r"LSSVMRegressorCV: search must be one of"):
+        LSSVMRegressorCV(search="bayes").fit(X, y)
+    with pytest.raises(
+        ValueError, match=r"LSSVMClassifierCV: gamma must be a non-empty"
+    ):
+        LSSVMClassifierCV(gamma=[]).fit(X, y)
+
+
+def test_three_classes_raise(classification_data):
+    X, y = classification_data
+    y3 = np.arange(len(y)) % 3
+    with pytest.raises(ValueError, match="exactly 2 classes"):
+        LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3).fit(X, y3)
+
+
+def test_one_class_message_matches_lssvm_classifier(classification_data):
+    """The wording of LSSVMClassifier ("got 1 class"), which sklearn's checks expect."""
+    X, _ = classification_data
+    y1 = np.ones(len(X))
+    with pytest.raises(ValueError, match="exactly 2 classes; got 1 class"):
+        LSSVMClassifier().fit(X, y1)
+    with pytest.raises(ValueError, match="exactly 2 classes; got 1 class"):
+        LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3).fit(X, y1)
+
+
+def test_non_complement_cv_raises(classification_data):
+    X, y = classification_data
+    cv = ShuffleSplit(3, train_size=0.5, test_size=0.3, random_state=0)
+    with pytest.raises(ValueError, match="test set and its complement"):
+        LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=cv).fit(X, y)
+
+
+# -- estimator contract ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_not_fitted_error(classification_data, cls):
+    X, y = classification_data
+    est = cls()
+    for method in ["predict", "score"] + (
+        ["decision_function"] if cls is LSSVMClassifierCV else []
+    ):
+        with pytest.raises(NotFittedError):
+            getattr(est, method)(*((X, y) if method == "score" else (X,)))
+
+
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_get_params_and_clone(classification_data, cls):
+    X, y = classification_data
+    est = cls()
+    assert set(est.get_params()) == PARAMS
+    defaults = est.get_params()
+    assert defaults["gamma"] is None and defaults["sigma2"] is None
+    assert defaults["cv"] == 10 and defaults["search"] == "grid"
+    est.set_params(
+        gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3, search="shrinking", n_refinements=1
+    )
+    assert est.gamma == [1.0, 10.0] and est.search == "shrinking"
+    est.fit(X, y)
+    copy = clone(est)
+    assert copy.get_params() == est.get_params()
+    assert not hasattr(copy, "best_estimator_")
+    with pytest.raises(NotFittedError):
+        copy.predict(X)
+    copy.fit(X, y)
+    assert copy.best_params_ == est.best_params_
+    np.testing.assert_array_equal(copy.predict(X), est.predict(X))
+
+
+def test_init_does_not_validate():
+    est = LSSVMClassifierCV(gamma=[-1.0], search="nope", cv="x")
+    assert est.gamma == [-1.0] and est.search == "nope" and est.cv == "x"
+
+
+def test_inside_grid_search_cv(classification_data):
+    X, y = classification_data
+    inner = LSSVMClassifierCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3)
+    outer = GridSearchCV(inner, {"kernel": ["rbf", "linear"]}, cv=3).fit(X, y)
+    assert isinstance(outer.best_estimator_, LSSVMClassifierCV)
+    assert outer.best_params_["kernel"] in ("rbf", "linear")
+    assert hasattr(outer.best_estimator_, "best_params_")
+    assert outer.predict(X).shape == y.shape
+    assert np.isfinite(outer.cv_results_["mean_test_score"]).all()
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_cross_val_score_equals_manual_loop(classification_data, regression_data, task):
+    if task == "classification":
+        X, y = classification_data
+        est = LSSVMClassifierCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3)
+        splitter = StratifiedKFold(4, shuffle=True, random_state=0)
+    else:
+        X, y = regression_data
+        est = LSSVMRegressorCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3)
+        splitter = KFold(4, shuffle=True, random_state=0)
+    scores = cross_val_score(est, X, y, cv=splitter)
+    manual = [
+        clone(est).fit(X[train], y[train]).score(X[test], y[test])
+        for train, test in splitter.split(X, y)
+    ]
+    np.testing.assert_allclose(scores, manual, rtol=0, atol=1e-12)
+
+
+@parametrize_with_checks(
+    [
+        LSSVMClassifierCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3),
+        LSSVMRegressorCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
