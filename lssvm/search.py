@@ -39,6 +39,7 @@ __all__ = [
     "initial_sigma2_grid",
     "SearchResult",
     "grid_search",
+    "per_bit_grid_search",
     "shrinking_grid_search",
     "random_search",
     "simplex_search",
@@ -105,12 +106,46 @@ class SearchResult:
 class _Evaluator:
     """CV scores of (gamma, sigma2) pairs: one kernel matrix per sigma2."""
 
-    def __init__(self, X, Y, folds, *, kernel, degree, tau, scoring, strategy, verbose):
+    def __init__(
+        self,
+        X,
+        Y,
+        folds,
+        *,
+        kernel,
+        degree,
+        tau,
+        scoring,
+        strategy,
+        verbose,
+        per_column=False,
+    ):
         self.X, self.Y, self.folds = X, Y, folds
         self.kernel, self.degree, self.tau = kernel, degree, tau
         self.scoring, self.strategy, self.verbose = scoring, strategy, verbose
-        self.result = SearchResult()
+        # per_column: one SearchResult per column of Y (per-bit tuning), else one
+        self.per_column = per_column
+        n_results = Y.shape[1] if per_column else 1
+        self.results = [SearchResult() for _ in range(n_results)]
+        self.result = self.results[0]
         self._start = time.perf_counter()
+
+    def _scores(self, latent):
+        """Fold scores, one list per result (per column of Y when per_column)."""
+        if not self.per_column:
+            return [
+                [
+                    score_latent(self.scoring, self.Y[V], f)
+                    for V, f in zip(self.folds, latent)
+                ]
+            ]
+        return [
+            [
+                score_latent(self.scoring, self.Y[V, c], f[:, c])
+                for V, f in zip(self.folds, latent)
+            ]
+            for c in range(self.Y.shape[1])
+        ]
 
     def grid(self, gammas, sigma2s, stage=0):
         sigma2s = [float(s) for s in sigma2s] if self.kernel == "rbf" else [None]
@@ -131,14 +166,18 @@ class _Evaluator:
                 n_gammas=len(gammas),
             )
             for i, gamma in enumerate(gammas):
-                scores = [
-                    score_latent(self.scoring, self.Y[V], f)
-                    for V, f in zip(self.folds, cv.latent(gamma))
-                ]
-                stage_records[i, j] = (stage, gamma, sigma2, scores)
+                stage_records[i, j] = (
+                    stage,
+                    gamma,
+                    sigma2,
+                    self._scores(cv.latent(gamma)),
+                )
             self._progress(stage, j + 1, len(sigma2s), len(stage_records))
         # ParameterGrid order: gamma outer, sigma2 inner
-        self.result.records.extend(stage_records[key] for key in sorted(stage_records))
+        for key in sorted(stage_records):
+            stage, gamma, sigma2, scores = stage_records[key]
+            for result, column_scores in zip(self.results, scores):
+                result.records.append((stage, gamma, sigma2, column_scores))
         return self.result
 
     def _progress(self, stage, done, total, n_new):
@@ -180,6 +219,44 @@ def grid_search(
         verbose=verbose,
     )
     return ev.grid(gammas, sigma2s)
+
+
+def per_bit_grid_search(
+    X,
+    Y,
+    folds,
+    *,
+    gammas,
+    sigma2s,
+    kernel="rbf",
+    degree=3,
+    tau=1.0,
+    scoring="accuracy",
+    strategy="auto",
+    verbose=0,
+) -> list[SearchResult]:
+    """One grid search per column of ``Y`` (e.g. the +-1 bits of an output code).
+
+    All columns share the training rows, so they share each kernel matrix and its
+    eigendecomposition; each column gets its own best (gamma, sigma2), as (3.13)
+    recommends for the binary sub-problems of a multiclass LS-SVM. Bits that use
+    different rows (one-vs-one) need one call per set of rows.
+    """
+    Y = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
+    ev = _Evaluator(
+        X,
+        Y,
+        folds,
+        kernel=kernel,
+        degree=degree,
+        tau=tau,
+        scoring=scoring,
+        strategy=strategy,
+        verbose=verbose,
+        per_column=True,
+    )
+    ev.grid(gammas, sigma2s)
+    return ev.results
 
 
 def _refine(values, best, n_points):

@@ -14,6 +14,7 @@ from lssvm.search import (
     SIGMA_0,
     grid_search,
     initial_sigma2_grid,
+    per_bit_grid_search,
     random_search,
     shrinking_grid_search,
     simplex_search,
@@ -381,3 +382,24 @@ def test_verbose_zero_prints_nothing(classification_data, capsys):
     shrinking_grid_search(X, y.astype(float), folds, n_refinements=1, verbose=0)
     out, err = capsys.readouterr()
     assert out == "" and err == ""
+
+
+def test_per_bit_grid_search_equals_one_search_per_bit(rng):
+    # Bits sharing rows share the eigendecompositions but each gets its own optimum.
+    X = rng.standard_normal((90, 2))
+    Y = np.column_stack(
+        [np.sign(X[:, 0]), np.sign(X[:, 0] * X[:, 1]), np.sign(X[:, 1] - 0.3)]
+    )
+    folds = make_folds(5, X, Y[:, 0], classifier=True)
+    grid = dict(gammas=[0.1, 1.0, 10.0, 100.0], sigma2s=[0.1, 1.0, 10.0])
+    per_bit = per_bit_grid_search(X, Y, folds, **grid)
+    assert len(per_bit) == Y.shape[1]
+    best = []
+    for c, result in enumerate(per_bit):
+        single = grid_search(X, Y[:, c], folds, **grid)
+        assert result.best_params == single.best_params
+        np.testing.assert_array_equal(
+            result.cv_results["mean_test_score"], single.cv_results["mean_test_score"]
+        )
+        best.append(tuple(result.best_params.values()))
+    assert len(set(best)) > 1  # the bits do not all want the same (gamma, sigma2)
