@@ -34,8 +34,8 @@ sign(x1 x2 + 0.3 noise) coded +-1.
    ``lssvm.tuning.EIGEN_MIN_GAMMAS`` gammas) picks the faster one at every n_gammas.
 
 Each closed-form time is the minimum over ``--repeats`` interleaved rounds (each timed
-call after a 0.2 s idle gap). The naive timings are long (about 15 s at N = 1000 and
-70 s at N = 2000 on one core) and are taken in the first ``--naive-repeats`` rounds
+call after a 0.2 s idle gap). The naive timings are long (about 12 s at N = 1000 and
+65 s at N = 2000 on one core) and are taken in the first ``--naive-repeats`` rounds
 only (default 1). BLAS threads are pinned with threadpoolctl (``--threads``,
 default 1). Usage::
 

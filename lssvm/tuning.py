@@ -19,14 +19,21 @@ latent outputs are :math:`f^{(-V)}(x_V) = y_V - r_V`.
 Two strategies give :math:`H^{-1}` for a grid of gammas at one kernel matrix:
 
 - ``"eigen"``: one eigendecomposition :math:`K = U \Lambda U^T`; then
-  :math:`H^{-1} = U \operatorname{diag}(1/(\lambda + 1/\gamma)) U^T` costs O(N^2) per
-  gamma for the coefficients and N^3/k for the k diagonal blocks;
+  :math:`H^{-1} = \gamma I + U \operatorname{diag}(-\gamma^2\lambda/(1 + \gamma
+  \lambda)) U^T` costs O(N r) per gamma for the coefficients and N^2 r/k for the k
+  diagonal blocks, where only the r eigenpairs with :math:`|\lambda|` above round-off
+  (:data:`EIGEN_RTOL` times the largest) are kept: a smooth kernel has few of them.
+  The eigenpairs come from one tridiagonal reduction (LAPACK ``sytrd``), all
+  eigenvalues of the tridiagonal matrix (MRRR), and the back-transformation of the
+  kept vectors only. Dropping an eigenvalue :math:`|\lambda| \le` tol changes
+  :math:`H^{-1}` by at most :math:`\gamma^2` tol;
 - ``"cholesky"``: :func:`lssvm.solvers.solve_bordered_kkt` per gamma, then the
   inverse from its Cholesky factor (LAPACK ``potri``).
 
-``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on:
-measured on 2 cores (N = 1000-2000), one ``eigh`` costs about 2.5-3 Cholesky
-factorisations plus inversions, and each further gamma then costs about 1/6 of one.
+``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on, the
+crossover measured by ``benchmarks/bench_cv.py`` (N = 1000-2000, 2 cores). All
+per-gamma linear algebra uses scipy's BLAS and LAPACK, like the decomposition: numpy
+and scipy load separate OpenBLAS libraries, whose idle threads otherwise compete.
 
 Sources: Suykens et al. (2002), ch. 3, section 3.4.2 (tuning by 10-fold CV);
 G. C. Cawley and N. L. C. Talbot, Neural Networks 17 (2004); S. An, W. Liu and
@@ -39,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import cho_solve, lapack, solve
+from scipy.linalg import blas, cho_solve, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
 from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
@@ -53,6 +60,7 @@ __all__ = [
 ]
 
 EIGEN_MIN_GAMMAS = 4
+EIGEN_RTOL = 1e-15  # eigenvalues of K below this times ||K||_inf are round-off
 STRATEGIES = ("auto", "eigen", "cholesky")
 SCORINGS = ("accuracy", "neg_mean_squared_error", "r2")
 
@@ -131,65 +139,111 @@ class ClosedFormCV:
         self.folds = [np.asarray(f) for f in folds]
         self._loo = all(len(f) == 1 for f in self.folds)
         if strategy == "eigen":
-            self.eigvals, self.U = np.linalg.eigh(self.K)
-            self._Ut_rhs = self.U.T @ np.column_stack([np.ones(len(Y)), self.Y])
-            self._U2 = self.U**2 if self._loo else None
+            tol = EIGEN_RTOL * np.abs(self.K).sum(axis=1).max()  # times ||K||_inf
+            self.eigvals, self.U = _eigh_above(self.K, tol)  # (r,), (n, r)
+            self._rhs = np.column_stack([np.ones(len(Y)), self.Y])  # [1, Y]
+            self._Ut_rhs = blas.dgemm(1.0, self.U, self._rhs, trans_a=1)
+            if self._loo:
+                self._U2 = self.U**2
+            else:
+                self._UV = [np.asfortranarray(self.U[V]) for V in self.folds]
 
     def latent(self, gamma: float) -> list[NDArray[np.float64]]:
         """Held-out latent outputs f^(-V)(x_V), one array per fold."""
         if self.strategy == "eigen":
-            d = 1.0 / (self.eigvals + 1.0 / gamma)  # eigenvalues of H^{-1}
-            if np.any(d <= 0) or not np.all(np.isfinite(d)):
-                raise NotPositiveDefiniteError(
-                    "K + I/gamma is not positive definite: smallest eigenvalue "
-                    f"{self.eigvals.min() + 1 / gamma:.1e} at gamma={gamma!r}."
-                )
-            coef = self._eigen_coefficients(d)
-            U = self.U
-
-            def inverse_block(V):  # (H^{-1})_VV = U_V diag(d) U_V^T
-                return (U[V] * d) @ U[V].T
-
-            def inverse_diag():
-                return self._U2 @ d
-
+            coef, inverse_block, inverse_diag = self._eigen_inverse(gamma)
         else:
-            coef, Hinv = self._cholesky_coefficients(gamma)
-
-            def inverse_block(V):
-                return Hinv[np.ix_(V, V)]
-
-            def inverse_diag():
-                return np.diag(Hinv)
-
+            coef, inverse_block, inverse_diag = self._cholesky_inverse(gamma)
         if self._loo:  # r_k = beta_k / C_kk, with C = H^{-1} - eta eta^T / s
             C_diag = inverse_diag() - coef.eta**2 / coef.s
             latent = self.Y - coef.beta / C_diag[:, None]
             out = [latent[f] for f in self.folds]
         else:
             out = []
-            for V in self.folds:
-                C_VV = inverse_block(V) - np.outer(coef.eta[V], coef.eta[V]) / coef.s
-                R_V = solve(C_VV, coef.beta[V], assume_a="pos", check_finite=False)
+            for f, V in enumerate(self.folds):
+                # C_VV = (H^{-1})_VV - eta_V eta_V^T / s (upper triangle is read)
+                C_VV = inverse_block(f) - np.outer(coef.eta[V] / coef.s, coef.eta[V])
+                _, R_V, info = lapack.dposv(C_VV, coef.beta[V], lower=0, overwrite_a=1)
+                if info:
+                    raise NotPositiveDefiniteError(
+                        f"The held-out block C_VV of fold {f} is not positive "
+                        f"definite (gamma={gamma!r})."
+                    )
                 out.append(self.Y[V] - R_V)  # f^(-V)(x_V) = y_V - r_V
         return [o[:, 0] for o in out] if self._vector else out
 
-    def _eigen_coefficients(self, d):
-        Z = self.U @ (d[:, None] * self._Ut_rhs)  # H^{-1} [1, Y]
-        eta, nu = Z[:, 0], Z[:, 1:]
+    def _eigen_inverse(self, gamma):
+        """H^{-1} = gamma I + U diag(e) U^T, e = -gamma^2 lam / (1 + gamma lam)."""
+        lam = self.eigvals
+        if np.any(1.0 + gamma * lam <= 0):
+            raise NotPositiveDefiniteError(
+                "K + I/gamma is not positive definite: smallest eigenvalue "
+                f"{lam.min() + 1 / gamma:.1e} at gamma={gamma!r}."
+            )
+        e = -gamma * (gamma * lam) / (1.0 + gamma * lam)
+        Z = gamma * self._rhs + blas.dgemm(1.0, self.U, e[:, None] * self._Ut_rhs)
+        coef = self._coefficients(Z[:, 0], Z[:, 1:])
+
+        def inverse_block(f):  # (H^{-1})_VV = gamma I + U_V diag(e) U_V^T
+            UV = self._UV[f]
+            B = blas.dgemm(1.0, UV * e, UV, trans_b=1)
+            B.flat[:: B.shape[0] + 1] += gamma
+            return B
+
+        def inverse_diag():
+            return gamma + self._U2 @ e
+
+        return coef, inverse_block, inverse_diag
+
+    def _cholesky_inverse(self, gamma):
+        n = len(self.Y)
+        ones = np.ones(n)
+        sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # (3.32), one Cholesky
+        eta = cho_solve((sol.factor, False), ones, check_finite=False)
+        coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
+        # H^{-1} in place of the factor; only its upper triangle is valid, which is
+        # the upper triangle of each block (H^{-1})_VV for sorted V.
+        Hinv, info = lapack.dpotri(sol.factor, lower=0, overwrite_c=1)
+
+        def inverse_block(f):
+            V = self.folds[f]
+            return np.asfortranarray(Hinv[np.ix_(V, V)])
+
+        def inverse_diag():
+            return np.diag(Hinv).copy()
+
+        return coef, inverse_block, inverse_diag
+
+    def _coefficients(self, eta, nu):
         s = eta.sum()
         b = eta @ self.Y / s  # (3.25) step 3
         return _Coefficients(eta, s, nu - np.outer(eta, b))
 
-    def _cholesky_coefficients(self, gamma):
-        n = len(self.Y)
-        ones = np.ones(n)
-        sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # (3.32), one Cholesky
-        factor = (sol.factor, False)
-        eta = cho_solve(factor, ones, check_finite=False)
-        Hinv, info = lapack.dpotri(sol.factor, lower=0)  # upper triangle of H^{-1}
-        Hinv = np.triu(Hinv) + np.triu(Hinv, 1).T
-        return _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1)), Hinv
+
+def _eigh_above(K, tol):
+    """Eigenpairs of the symmetric K with |eigenvalue| > tol, by one tridiagonal
+    reduction (LAPACK sytrd, 4/3 N^3), every eigenvalue and eigenvector of the
+    tridiagonal matrix by MRRR (O(N^2)), and the back-transformation (ormqr, 2 N^2 r)
+    of the r kept vectors only; numpy's eigh transforms all N vectors back."""
+    n = K.shape[0]
+    lwork = int(lapack.dsytrd_lwork(n, lower=1)[0])
+    c, d, e, tau, info = lapack.dsytrd(K, lower=1, lwork=lwork)
+    try:
+        w, Z = eigh_tridiagonal(d, e, lapack_driver="stemr", check_finite=False)
+    except np.linalg.LinAlgError:  # MRRR can fail on tight clusters: full eigh
+        w, Z = np.linalg.eigh(K)
+        keep = np.abs(w) > tol
+        return w[keep], np.asfortranarray(Z[:, keep])
+    keep = np.abs(w) > tol
+    w, Z = w[keep], np.asfortranarray(Z[:, keep])
+    if n > 1 and Z.shape[1]:
+        # Q = H(1) ... H(n-1); H(i) acts on rows i+1..n: QR storage of c[1:, :n-1]
+        reflectors = np.asfortranarray(c[1:, : n - 1])
+        lwork = 64 * Z.shape[1]
+        Z[1:], _, info = lapack.dormqr(
+            "L", "N", reflectors, tau, Z[1:], lwork, overwrite_c=1
+        )
+    return w, Z
 
 
 def score_latent(scoring, y_true, latent) -> float:
