@@ -19,3 +19,4 @@ def test_readme_example_runs_and_its_comments_hold():
     X_test, y_test = namespace["X_test"], namespace["y_test"]
     assert abs(clf.score(X_test, y_test) - 0.91) < 0.01  # "about 0.91"
     assert abs(reg.predict([[0.0]])[0] - 1.0) < 0.1  # "close to sinc(0) = 1"
+    assert set(namespace["tuned"].best_params_) == {"gamma", "sigma2"}
