@@ -47,13 +47,11 @@ default 1). Usage::
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-import scipy
-import sklearn
+from _common import print_environment, timed
 from sklearn.model_selection import StratifiedKFold
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from lssvm import LSSVMClassifier
 from lssvm.kernels import RBF
@@ -81,15 +79,6 @@ def make_data(n: int):
 def make_split(X, y):
     """Held-out index sets of StratifiedKFold(10) (no shuffling), sorted."""
     return [np.sort(test) for _, test in StratifiedKFold(N_FOLDS).split(X, y)]
-
-
-def timed(fn):
-    # Idle first: OpenBLAS workers spin for ~0.1 s after a threaded call and would
-    # slow down whatever is timed next.
-    time.sleep(0.2)
-    t0 = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t0, out
 
 
 def spread(values, k):
@@ -298,14 +287,8 @@ def main(argv=None):
                         choices=["cv", "loo", "crossover"])
     args = parser.parse_args(argv)
 
-    print(f"numpy {np.__version__}, scipy {scipy.__version__}, "
-          f"scikit-learn {sklearn.__version__}")
     with threadpool_limits(limits=args.threads, user_api="blas"):
-        for lib in threadpool_info():
-            if lib["user_api"] == "blas":
-                print(f"BLAS {lib['internal_api']} {lib['version']} "
-                      f"({lib['filepath'].rsplit('/', 1)[-1]}): "
-                      f"num_threads={lib['num_threads']}")
+        print_environment()
         print(f"repeats={args.repeats} (minimum time), naive-repeats="
               f"{args.naive_repeats}")
         if "cv" in args.sections:

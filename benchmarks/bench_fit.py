@@ -29,14 +29,12 @@ loaded, i.e. both numpy's and scipy's OpenBLAS. Usage::
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-import scipy
 import scipy.linalg
-import sklearn
+from _common import print_environment, timed
 from sklearn.kernel_ridge import KernelRidge
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from lssvm import LSSVMClassifier
 from lssvm.kernels import RBF
@@ -53,15 +51,6 @@ def make_data(n: int):
     return X, y
 
 
-def timed(fn) -> float:
-    # Idle first: OpenBLAS workers spin for ~0.1 s after a threaded call and would
-    # slow down whatever is timed next.
-    time.sleep(0.2)
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
-
-
 def bench(n: int, repeats: int):
     """Minimum times of (fit, cho_factor, KernelRidge); the three are interleaved in
     each repeat so that load from other processes hits them alike."""
@@ -71,9 +60,9 @@ def bench(n: int, repeats: int):
     krr = KernelRidge(alpha=1.0 / GAMMA, kernel="rbf", gamma=1.0 / SIGMA2)
     runs = [
         (
-            timed(lambda: LSSVMClassifier(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)),
-            timed(lambda: scipy.linalg.cho_factor(H)),
-            timed(lambda: krr.fit(X, y)),
+            timed(lambda: LSSVMClassifier(gamma=GAMMA, sigma2=SIGMA2).fit(X, y))[0],
+            timed(lambda: scipy.linalg.cho_factor(H))[0],
+            timed(lambda: krr.fit(X, y))[0],
         )
         for _ in range(repeats)
     ]
@@ -90,14 +79,8 @@ def main(argv=None):
                         help="BLAS threads (numpy's and scipy's OpenBLAS)")
     args = parser.parse_args(argv)
 
-    print(f"numpy {np.__version__}, scipy {scipy.__version__}, "
-          f"scikit-learn {sklearn.__version__}")
     with threadpool_limits(limits=args.threads, user_api="blas"):
-        for lib in threadpool_info():
-            if lib["user_api"] == "blas":
-                print(f"BLAS {lib['internal_api']} {lib['version']} "
-                      f"({lib['filepath'].rsplit('/', 1)[-1]}): "
-                      f"num_threads={lib['num_threads']}")
+        print_environment()
         print(f"repeats={args.repeats} (minimum time), gamma={GAMMA}, sigma2={SIGMA2}")
         header = (f"{'N':>6} {'fit s':>9} {'cho_factor s':>13} {'KernelRidge s':>14}"
                   f" {'fit/chol':>9} {'KRR/fit':>8}  target")

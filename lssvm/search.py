@@ -107,19 +107,9 @@ class _Evaluator:
     """CV scores of (gamma, sigma2) pairs: one kernel matrix per sigma2."""
 
     def __init__(
-        self,
-        X,
-        Y,
-        folds,
-        *,
-        kernel,
-        degree,
-        tau,
-        scoring,
-        strategy,
-        verbose,
-        per_column=False,
-    ):
+        self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
+        strategy="auto", verbose=0, per_column=False,
+    ):  # fmt: skip
         self.X, self.Y, self.folds = X, Y, folds
         self.kernel, self.degree, self.tau = kernel, degree, tau
         self.scoring, self.strategy, self.verbose = scoring, strategy, verbose
@@ -198,26 +188,18 @@ def grid_search(
     *,
     gammas,
     sigma2s,
-    kernel="rbf",
-    degree=3,
-    tau=1.0,
-    scoring="accuracy",
-    strategy="auto",
-    verbose=0,
+    **options,
 ) -> SearchResult:
-    """CV score of every (gamma, sigma2) in ``gammas x sigma2s`` (sigma2 ignored for
-    non-RBF kernels). ``Y``: +-1 codes (classification) or targets."""
-    ev = _Evaluator(
-        X,
-        Y,
-        folds,
-        kernel=kernel,
-        degree=degree,
-        tau=tau,
-        scoring=scoring,
-        strategy=strategy,
-        verbose=verbose,
-    )
+    """CV score of every (gamma, sigma2) in ``gammas x sigma2s``.
+
+    ``Y``: +-1 codes (classification) or targets; ``folds`` from
+    :func:`lssvm.tuning.make_folds`. Keyword ``options``, shared by every search:
+    ``kernel`` ("rbf"; for other kernels sigma2 is not searched), ``degree``, ``tau``,
+    ``scoring`` ("accuracy", see :func:`lssvm.tuning.score_latent`), ``strategy``
+    ("auto", see :class:`lssvm.tuning.ClosedFormCV`) and ``verbose`` (0; if > 0, a
+    progress line per kernel matrix on standard error).
+    """
+    ev = _Evaluator(X, Y, folds, **options)
     return ev.grid(gammas, sigma2s)
 
 
@@ -228,12 +210,7 @@ def per_bit_grid_search(
     *,
     gammas,
     sigma2s,
-    kernel="rbf",
-    degree=3,
-    tau=1.0,
-    scoring="accuracy",
-    strategy="auto",
-    verbose=0,
+    **options,
 ) -> list[SearchResult]:
     """One grid search per column of ``Y`` (e.g. the +-1 bits of an output code).
 
@@ -243,18 +220,7 @@ def per_bit_grid_search(
     different rows (one-vs-one) need one call per set of rows.
     """
     Y = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
-    ev = _Evaluator(
-        X,
-        Y,
-        folds,
-        kernel=kernel,
-        degree=degree,
-        tau=tau,
-        scoring=scoring,
-        strategy=strategy,
-        verbose=verbose,
-        per_column=True,
-    )
+    ev = _Evaluator(X, Y, folds, per_column=True, **options)
     ev.grid(gammas, sigma2s)
     return ev.results
 
@@ -278,12 +244,7 @@ def shrinking_grid_search(
     sigma2s=None,
     n_refinements=3,
     n_points=5,
-    kernel="rbf",
-    degree=3,
-    tau=1.0,
-    scoring="accuracy",
-    strategy="auto",
-    verbose=0,
+    **options,
 ) -> SearchResult:
     """The book's shrinking grid search (section 3.4.2, i_max = ``n_refinements``).
 
@@ -294,22 +255,12 @@ def shrinking_grid_search(
     each side), so the spacing halves at every stage for ``n_points=5``.
     """
     sigma2s = initial_sigma2_grid(X.shape[1]) if sigma2s is None else sigma2s
-    ev = _Evaluator(
-        X,
-        Y,
-        folds,
-        kernel=kernel,
-        degree=degree,
-        tau=tau,
-        scoring=scoring,
-        strategy=strategy,
-        verbose=verbose,
-    )
+    ev = _Evaluator(X, Y, folds, **options)
     ev.grid(gammas, sigma2s, stage=0)
     for stage in range(1, n_refinements + 1):
         best = ev.result.best_params
         gammas = _refine(gammas, best["gamma"], n_points)
-        if kernel == "rbf":
+        if ev.kernel == "rbf":
             sigma2s = _refine(sigma2s, best["sigma2"], n_points)
         ev.grid(gammas, sigma2s, stage=stage)
     return ev.result
@@ -324,29 +275,14 @@ def random_search(
     sigma2s=None,
     n_iter=50,
     random_state=0,
-    kernel="rbf",
-    degree=3,
-    tau=1.0,
-    scoring="accuracy",
-    strategy="auto",
-    verbose=0,
+    **options,
 ) -> SearchResult:
     """``n_iter`` log-uniform (gamma, sigma2) samples in the box of the grids."""
     sigma2s = initial_sigma2_grid(X.shape[1]) if sigma2s is None else sigma2s
     rng = np.random.default_rng(random_state)
     log_g = rng.uniform(np.log10(min(gammas)), np.log10(max(gammas)), n_iter)
     log_s = rng.uniform(np.log10(min(sigma2s)), np.log10(max(sigma2s)), n_iter)
-    ev = _Evaluator(
-        X,
-        Y,
-        folds,
-        kernel=kernel,
-        degree=degree,
-        tau=tau,
-        scoring=scoring,
-        strategy=strategy,
-        verbose=verbose,
-    )
+    ev = _Evaluator(X, Y, folds, **options)
     for g, s in zip(10.0**log_g, 10.0**log_s):
         ev.grid([g], [s])
     return ev.result
@@ -360,12 +296,7 @@ def simplex_search(
     gammas=GAMMA_0,
     sigma2s=None,
     n_iter=100,
-    kernel="rbf",
-    degree=3,
-    tau=1.0,
-    scoring="accuracy",
-    strategy="auto",
-    verbose=0,
+    **options,
 ) -> SearchResult:
     """Grid search, then Nelder-Mead on (log10 gamma, log10 sigma2) from its best point.
 
@@ -375,20 +306,10 @@ def simplex_search(
     better.
     """
     sigma2s = initial_sigma2_grid(X.shape[1]) if sigma2s is None else sigma2s
-    ev = _Evaluator(
-        X,
-        Y,
-        folds,
-        kernel=kernel,
-        degree=degree,
-        tau=tau,
-        scoring=scoring,
-        strategy=strategy,
-        verbose=verbose,
-    )
+    ev = _Evaluator(X, Y, folds, **options)
     ev.grid(gammas, sigma2s, stage=0)
     best = ev.result.best_params
-    rbf = kernel == "rbf"
+    rbf = ev.kernel == "rbf"
     start = [np.log10(best["gamma"])] + ([np.log10(best["sigma2"])] if rbf else [])
 
     def objective(z):

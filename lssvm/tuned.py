@@ -119,41 +119,15 @@ class _LSSVMCVBase(BaseEstimator):
             strategy=self.strategy,
             verbose=self.verbose,
         )
-        if self.search == "grid":
-            result = _search.grid_search(
-                X, Y, folds, gammas=gammas, sigma2s=sigma2s, **common
-            )
-        elif self.search == "shrinking":
-            result = _search.shrinking_grid_search(
-                X,
-                Y,
-                folds,
-                gammas=gammas,
-                sigma2s=sigma2s,
-                n_refinements=self.n_refinements,
-                **common,
-            )
-        elif self.search == "random":
-            result = _search.random_search(
-                X,
-                Y,
-                folds,
-                gammas=gammas,
-                sigma2s=sigma2s,
-                n_iter=self.n_iter,
-                random_state=self.random_state,
-                **common,
-            )
-        else:
-            result = _search.simplex_search(
-                X,
-                Y,
-                folds,
-                gammas=gammas,
-                sigma2s=sigma2s,
-                n_iter=self.n_iter,
-                **common,
-            )
+        search, extra = {
+            "grid": (_search.grid_search, {}),
+            "shrinking": (_search.shrinking_grid_search,
+                          {"n_refinements": self.n_refinements}),
+            "random": (_search.random_search,
+                       {"n_iter": self.n_iter, "random_state": self.random_state}),
+            "simplex": (_search.simplex_search, {"n_iter": self.n_iter}),
+        }[self.search]  # fmt: skip
+        result = search(X, Y, folds, gammas=gammas, sigma2s=sigma2s, **extra, **common)
         self.best_params_ = dict(result.best_params)
         if self.best_params_["sigma2"] is None:  # non-RBF kernels: not searched
             del self.best_params_["sigma2"]
