@@ -12,7 +12,7 @@ import numpy as np
 
 from .solvers import SOLVER_METHODS
 
-__all__ = ["check_positive", "check_solver", "check_two_classes"]
+__all__ = ["check_positive", "check_solver", "check_classes"]
 
 
 def _owner(owner) -> str:
@@ -45,12 +45,11 @@ def check_solver(value, *, owner=None) -> str:
     )
 
 
-def check_two_classes(classes, *, owner) -> None:
-    """Raise unless ``classes`` (the sorted unique labels) has exactly two entries."""
+def check_classes(classes, *, owner) -> None:
+    """Raise unless ``classes`` (the sorted unique labels) has at least two entries."""
     n_classes = len(classes)
-    if n_classes != 2:
-        noun = "class" if n_classes == 1 else "classes"
+    if n_classes < 2:
         raise ValueError(
-            f"{type(owner).__name__} needs exactly 2 classes; got {n_classes} {noun}: "
-            f"{list(classes)}. Only binary classification is supported."
+            f"{type(owner).__name__} needs at least 2 classes; got {n_classes} class: "
+            f"{list(classes)}."
         )

@@ -14,8 +14,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import multiclass as mc
 from . import search as _search
-from ._validation import check_positive, check_two_classes
+from ._validation import check_classes, check_positive
 from .classifier import LSSVMClassifier
 from .regressor import LSSVMRegressor
 from .tuning import make_folds
@@ -102,15 +103,8 @@ class _LSSVMCVBase(BaseEstimator):
             check_positive(v, name, owner=self)
         return values
 
-    def _tune(self, X, Y, y_for_folds, classifier):
-        if self.search not in SEARCHES:
-            raise ValueError(
-                f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
-                f"got search={self.search!r}."
-            )
-        gammas = self._candidates("gamma", _search.GAMMA_0)
-        sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
-        folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
+    def _search_one(self, X, Y, folds, gammas, sigma2s):
+        """One search of :mod:`lssvm.search` over (gamma, sigma2) for targets Y."""
         common = dict(
             kernel=self.kernel,
             degree=self.degree,
@@ -127,17 +121,37 @@ class _LSSVMCVBase(BaseEstimator):
                        {"n_iter": self.n_iter, "random_state": self.random_state}),
             "simplex": (_search.simplex_search, {"n_iter": self.n_iter}),
         }[self.search]  # fmt: skip
-        result = search(X, Y, folds, gammas=gammas, sigma2s=sigma2s, **extra, **common)
-        self.best_params_ = dict(result.best_params)
-        if self.best_params_["sigma2"] is None:  # non-RBF kernels: not searched
-            del self.best_params_["sigma2"]
+        return search(X, Y, folds, gammas=gammas, sigma2s=sigma2s, **extra, **common)
+
+    def _grids(self, X):
+        if self.search not in SEARCHES:
+            raise ValueError(
+                f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
+                f"got search={self.search!r}."
+            )
+        gammas = self._candidates("gamma", _search.GAMMA_0)
+        sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
+        return gammas, sigma2s
+
+    @staticmethod
+    def _params_of(result):
+        params = dict(result.best_params)
+        if params["sigma2"] is None:  # non-RBF kernels: not searched
+            del params["sigma2"]
+        return params
+
+    def _tune(self, X, Y, y_for_folds, classifier, **fixed):
+        gammas, sigma2s = self._grids(X)
+        folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
+        result = self._search_one(X, Y, folds, gammas, sigma2s)
+        self.best_params_ = self._params_of(result)
         self.best_score_ = result.best_score
         self.cv_results_ = result.cv_results
         self.n_splits_ = len(folds)
-        estimator = self._estimator_class(
-            kernel=self.kernel, degree=self.degree, tau=self.tau, **self.best_params_
-        )
-        self.best_estimator_ = estimator
+        self.best_estimator_ = self._estimator_class(
+            kernel=self.kernel, degree=self.degree, tau=self.tau, **fixed,
+            **self.best_params_,
+        )  # fmt: skip
 
     def _delegate(self, X):
         check_is_fitted(self, "best_estimator_")
@@ -145,7 +159,30 @@ class _LSSVMCVBase(BaseEstimator):
 
 
 class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
-    """Binary LS-SVM classifier with (gamma, sigma2) tuned by closed-form CV.
+    """LS-SVM classifier with (gamma, sigma2) tuned by closed-form CV.
+
+    Two classes: one search. More classes: the output code's bits are tuned one by
+    one, each on its own binary problem (its rows, its +-1 or Fisher targets, its
+    CV accuracy), as (3.13) advises; the refit classifier gets the winners as
+    ``bit_params``. Bits that share their rows (every code but one-versus-one) share
+    the folds, and with ``search="grid"`` also each kernel matrix and its
+    eigendecomposition. To tune one (gamma, sigma2) for all bits on the decoded
+    accuracy, use scikit-learn's ``GridSearchCV`` on :class:`LSSVMClassifier`.
+
+    Parameters
+    ----------
+    coding, decoding, targets
+        As in :class:`LSSVMClassifier`; ``random_state`` also seeds the ECOC.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        Two classes: ``{"gamma", "sigma2"}``. More classes: ``{"bit_params": [one
+        dict per bit]}``.
+    best_score_ : float
+        Mean CV score of the best point; more classes: the mean over bits of each
+        bit's best binary CV score.
+    cv_results_ : dict, or list of dict (one per bit) for more than two classes
 
     Examples
     --------
@@ -160,26 +197,98 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
     _estimator_class = LSSVMClassifier
     _default_scoring = "accuracy"
 
+    def __init__(
+        self,
+        *,
+        gamma=None,
+        sigma2=None,
+        kernel="rbf",
+        degree=3,
+        tau=1.0,
+        cv=10,
+        search="grid",
+        scoring=None,
+        n_refinements=3,
+        n_iter=50,
+        random_state=0,
+        strategy="auto",
+        verbose=0,
+        coding="ovo",
+        decoding="hamming",
+        targets="pm1",
+    ):
+        super().__init__(
+            gamma=gamma, sigma2=sigma2, kernel=kernel, degree=degree, tau=tau, cv=cv,
+            search=search, scoring=scoring, n_refinements=n_refinements,
+            n_iter=n_iter, random_state=random_state, strategy=strategy,
+            verbose=verbose,
+        )  # fmt: skip
+        self.coding = coding
+        self.decoding = decoding
+        self.targets = targets
+
     def fit(self, X, y):
         """Tune on (X, y), then refit the best LSSVMClassifier on all of it."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
-        check_two_classes(self.classes_.tolist(), owner=self)
-        self._tune(X, 2.0 * index - 1.0, y, classifier=True)
+        check_classes(self.classes_.tolist(), owner=self)
+        C = mc.codebook(len(self.classes_), self.coding, random_state=self.random_state)
+        Y = mc.encode(index, C).astype(np.float64)
+        T = mc.bit_targets(Y, self.targets)
+        fixed = dict(
+            coding=self.coding, decoding=self.decoding, targets=self.targets,
+            random_state=self.random_state,
+        )  # fmt: skip
+        if len(self.classes_) == 2:
+            self._tune(X, T[:, 0], y, classifier=True, **fixed)
+        else:
+            self._tune_bits(X, y, Y, T, fixed)
         self.best_estimator_.fit(X, y)
         return self
+
+    def _tune_bits(self, X, y, Y, T, fixed):
+        """One search per bit; bits on the same rows share folds (and grids)."""
+        gammas, sigma2s = self._grids(X)
+        groups: dict = {}
+        for j in range(Y.shape[1]):
+            groups.setdefault((Y[:, j] != 0).tobytes(), []).append(j)
+        results = [None] * Y.shape[1]
+        n_splits = []
+        for bits in groups.values():
+            rows = np.flatnonzero(Y[:, bits[0]])
+            Xr, Tr = X[rows], T[np.ix_(rows, bits)]
+            folds = make_folds(self.cv, Xr, y[rows], classifier=True)
+            n_splits.append(len(folds))
+            if self.search == "grid":
+                found = _search.per_bit_grid_search(
+                    Xr, Tr, folds, gammas=gammas, sigma2s=sigma2s,
+                    kernel=self.kernel, degree=self.degree, tau=self.tau,
+                    scoring=self.scoring or self._default_scoring,
+                    strategy=self.strategy, verbose=self.verbose,
+                )  # fmt: skip
+            else:
+                found = [
+                    self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s)
+                    for i in range(len(bits))
+                ]
+            for j, result in zip(bits, found):
+                results[j] = result
+        bit_params = [self._params_of(r) for r in results]
+        self.best_params_ = {"bit_params": bit_params}
+        self.best_score_ = float(np.mean([r.best_score for r in results]))
+        self.cv_results_ = [r.cv_results for r in results]
+        self.n_splits_ = int(max(n_splits))
+        self.best_estimator_ = LSSVMClassifier(
+            kernel=self.kernel, degree=self.degree, tau=self.tau,
+            bit_params=bit_params, **fixed,
+        )  # fmt: skip
 
     def decision_function(self, X):
         return self._delegate(X).decision_function(X)
 
     def predict(self, X):
         return self._delegate(X).predict(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):

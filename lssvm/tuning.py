@@ -249,8 +249,9 @@ def _eigh_above(K, tol):
 def score_latent(scoring, y_true, latent) -> float:
     """Score of latent outputs: greater is better, as in scikit-learn.
 
-    ``"accuracy"``: fraction of sign(latent) equal to the +-1 codes ``y_true``
-    (latent > 0 counts as +1, as in ``LSSVMClassifier.predict``);
+    ``"accuracy"``: fraction of sign(latent) equal to sign(``y_true``), the +-1
+    codes or any signed targets such as LS-SVM_F's (latent > 0 counts as +1, as in
+    ``LSSVMClassifier.predict``);
     ``"neg_mean_squared_error"``; ``"r2"``; or a callable ``scoring(y_true, latent)``.
     Several columns (several binary problems) give the mean over columns.
     """
@@ -258,7 +259,9 @@ def score_latent(scoring, y_true, latent) -> float:
     if callable(scoring):
         return float(scoring(y_true, latent))
     if scoring == "accuracy":
-        return float(np.mean(np.where(latent > 0, 1.0, -1.0) == y_true))
+        return float(
+            np.mean(np.where(latent > 0, 1.0, -1.0) == np.where(y_true > 0, 1.0, -1.0))
+        )
     if scoring == "neg_mean_squared_error":
         return float(-np.mean((y_true - latent) ** 2))
     if scoring == "r2":

@@ -45,11 +45,18 @@ def estimator_cls(request):
     return request.param
 
 
+CLASSIFIER_ONLY = dict(
+    coding="ovo", decoding="hamming", targets="pm1", bit_params=None, random_state=0
+)
+
+
 def test_get_params_and_defaults(estimator_cls):
     est = estimator_cls()
-    assert set(est.get_params()) == PARAMS
+    extra = CLASSIFIER_ONLY if estimator_cls is LSSVMClassifier else {}
+    assert set(est.get_params()) == PARAMS | set(extra)
     assert est.get_params() == dict(
-        gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct"
+        gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct",
+        **extra,
     )
     est.set_params(gamma=3.0, kernel="poly")
     assert est.gamma == 3.0 and est.kernel == "poly"
