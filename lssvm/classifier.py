@@ -144,6 +144,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         if self.bit_params is None:
             overrides = [{}] * n_bits
         else:
+            if isinstance(self.bit_params, dict) or not all(
+                isinstance(p, dict) for p in self.bit_params
+            ):
+                raise ValueError(
+                    f"{type(self).__name__}: bit_params must be a list with one dict "
+                    f"per bit; got bit_params={self.bit_params!r}."
+                )
             overrides = list(self.bit_params)
             if len(overrides) != n_bits:
                 raise ValueError(
@@ -181,14 +188,17 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 f"{type(self).__name__}: decoding must be one of {list(mc.DECODINGS)}; "
                 f"got decoding={self.decoding!r}."
             )
-        C = mc.codebook(M, self.coding, random_state=self.random_state)
+        try:
+            C = mc.codebook(M, self.coding, random_state=self.random_state)
+            Y = mc.encode(y_index, C).astype(np.float64)  # (N, n_bits), 0: unused
+            T = mc.bit_targets(Y, self.targets)
+        except ValueError as exc:
+            raise ValueError(f"{type(self).__name__}: {exc}") from None
         if self.decoding == "dag" and M > 2 and not mc.is_one_vs_one(C):
             raise ValueError(
                 f"{type(self).__name__}: decoding='dag' needs a one-versus-one code "
                 f"(coding='ovo'); got coding={self.coding!r}."
             )
-        Y = mc.encode(y_index, C).astype(np.float64)  # (N, n_bits), 0: row unused
-        T = mc.bit_targets(Y, self.targets)
         n_bits = C.shape[1]
         per_bit = self._per_bit(n_bits)
 
@@ -233,7 +243,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         t_pos = np.array([T[Y[:, j] > 0, j][0] for j in range(n_bits)])
         t_neg = np.array([T[Y[:, j] < 0, j][0] for j in range(n_bits)])
         self.code_targets_ = np.where(C > 0, t_pos, np.where(C < 0, t_neg, 0.0))
-        if M == 2:
+        self._binary = M == 2 and np.array_equal(C, [[-1], [1]])
+        if self._binary:  # the binary LS-SVM (3.5): 1-D attributes
             self.alpha_, self.dual_coef_, self.e_ = alpha[:, 0], beta[:, 0], e[:, 0]
             self.b_ = float(b[0])
         else:
@@ -268,9 +279,14 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         is ``predict`` (see :func:`lssvm.multiclass.class_scores`).
         """
         latent = self.bit_outputs(X)
-        if len(self.classes_) == 2:
+        if self._binary:
             return latent[:, 0]
-        return mc.class_scores(latent, self.codebook_, self.decoding, self.code_targets_)
+        scores = mc.class_scores(
+            latent, self.codebook_, self.decoding, self.code_targets_
+        )
+        if len(self.classes_) == 2:  # an explicit two-class code: > 0 for classes_[1]
+            return scores[:, 1] - scores[:, 0]
+        return scores
 
     def predict(self, X):
         """Class labels: sign of (3.7) for two classes, decoded output code otherwise."""

@@ -172,8 +172,11 @@ def _random_dense_code(M, n_bits, n_candidates, random_state):
         dist = _min_row_distance(C)
         if dist > best_dist:
             best, best_dist = C, dist
-    if best is None:
-        raise RuntimeError(f"No valid ECOC of {L} bits found for {M} classes.")
+    if best is None or best_dist == 0:
+        raise ValueError(
+            f"No ECOC of {L} bits with distinct codewords was found for {M} classes; "
+            f"use more bits (at least ceil(log2 M) = {math.ceil(math.log2(M))})."
+        )
     return best
 
 

@@ -103,13 +103,13 @@ class _LSSVMCVBase(BaseEstimator):
             check_positive(v, name, owner=self)
         return values
 
-    def _search_one(self, X, Y, folds, gammas, sigma2s):
+    def _search_one(self, X, Y, folds, gammas, sigma2s, scoring=None):
         """One search of :mod:`lssvm.search` over (gamma, sigma2) for targets Y."""
         common = dict(
             kernel=self.kernel,
             degree=self.degree,
             tau=self.tau,
-            scoring=self.scoring or self._default_scoring,
+            scoring=scoring or self.scoring or self._default_scoring,
             strategy=self.strategy,
             verbose=self.verbose,
         )
@@ -140,10 +140,10 @@ class _LSSVMCVBase(BaseEstimator):
             del params["sigma2"]
         return params
 
-    def _tune(self, X, Y, y_for_folds, classifier, **fixed):
+    def _tune(self, X, Y, y_for_folds, classifier, scoring=None, **fixed):
         gammas, sigma2s = self._grids(X)
         folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
-        result = self._search_one(X, Y, folds, gammas, sigma2s)
+        result = self._search_one(X, Y, folds, gammas, sigma2s, scoring=scoring)
         self.best_params_ = self._params_of(result)
         self.best_score_ = result.best_score
         self.cv_results_ = result.cv_results
@@ -161,18 +161,22 @@ class _LSSVMCVBase(BaseEstimator):
 class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
     """LS-SVM classifier with (gamma, sigma2) tuned by closed-form CV.
 
-    Two classes: one search. More classes: the output code's bits are tuned one by
-    one, each on its own binary problem (its rows, its +-1 or Fisher targets, its
-    CV accuracy), as (3.13) advises; the refit classifier gets the winners as
-    ``bit_params``. Bits that share their rows (every code but one-versus-one) share
-    the folds, and with ``search="grid"`` also each kernel matrix and its
-    eigendecomposition. To tune one (gamma, sigma2) for all bits on the decoded
-    accuracy, use scikit-learn's ``GridSearchCV`` on :class:`LSSVMClassifier`.
+    Two classes: one search. More classes, ``per_bit=True`` (default): the output
+    code's bits are tuned one by one, each on its own binary problem (its rows, its
+    +-1 or Fisher targets, its CV accuracy), as (3.13) advises; the refit classifier
+    gets the winners as ``bit_params``. Bits that share their rows (every code but
+    one-versus-one) share the folds, and with ``search="grid"`` also each kernel
+    matrix and its eigendecomposition. ``per_bit=False``: one (gamma, sigma2) for
+    all bits, chosen by the CV accuracy of the decoded classes; this needs every
+    bit's held-out output on every point, so codes with zeros (one-versus-one) are
+    refused (use scikit-learn's ``GridSearchCV`` on :class:`LSSVMClassifier`).
 
     Parameters
     ----------
     coding, decoding, targets
         As in :class:`LSSVMClassifier`; ``random_state`` also seeds the ECOC.
+    per_bit : bool, default=True
+        Tune each bit separately (more than two classes).
 
     Attributes
     ----------
@@ -216,6 +220,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         coding="ovo",
         decoding="hamming",
         targets="pm1",
+        per_bit=True,
     ):
         super().__init__(
             gamma=gamma, sigma2=sigma2, kernel=kernel, degree=degree, tau=tau, cv=cv,
@@ -226,6 +231,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         self.coding = coding
         self.decoding = decoding
         self.targets = targets
+        self.per_bit = per_bit
 
     def fit(self, X, y):
         """Tune on (X, y), then refit the best LSSVMClassifier on all of it."""
@@ -240,10 +246,12 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             coding=self.coding, decoding=self.decoding, targets=self.targets,
             random_state=self.random_state,
         )  # fmt: skip
-        if len(self.classes_) == 2:
+        if C.shape[1] == 1:  # two classes, one bit: the binary LS-SVM
             self._tune(X, T[:, 0], y, classifier=True, **fixed)
-        else:
+        elif self.per_bit:
             self._tune_bits(X, y, Y, T, fixed)
+        else:
+            self._tune_shared(X, y, C, T, fixed)
         self.best_estimator_.fit(X, y)
         return self
 
@@ -283,6 +291,28 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             kernel=self.kernel, degree=self.degree, tau=self.tau,
             bit_params=bit_params, **fixed,
         )  # fmt: skip
+
+    def _tune_shared(self, X, y, C, T, fixed):
+        """One (gamma, sigma2) for every bit, by the CV accuracy of decoded classes."""
+        if np.any(C == 0):
+            raise ValueError(
+                f"{type(self).__name__}: per_bit=False needs a code without zeros "
+                f"(coding 'ova', 'moc' or 'ecoc'); got coding={self.coding!r}. "
+                "The decoded CV accuracy needs every bit's held-out output on every "
+                "point, which a bit trained on two classes does not give."
+            )
+        decoding = self.decoding
+        # target of each class on each bit (+-1, or LS-SVM_F's), for loss decoding
+        y_index = np.searchsorted(self.classes_, y)
+        first = [int(np.flatnonzero(y_index == c)[0]) for c in range(len(C))]
+        code_targets = T[first]
+
+        def decoded_accuracy(codes_true, latent):
+            truth = mc.decode(codes_true, C)  # signs are the codeword: distance 0
+            return float(np.mean(mc.decode(latent, C, decoding, code_targets) == truth))
+
+        self._tune(X, T, y, classifier=True, scoring=self.scoring or decoded_accuracy,
+                   **fixed)  # fmt: skip
 
     def decision_function(self, X):
         return self._delegate(X).decision_function(X)

@@ -175,14 +175,8 @@ def test_classifier_ecoc_uses_random_state():
     assert clf.n_factorizations_ == 1  # dense code: every bit on every row
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="codebook(M, 'ecoc', n_bits=L) returns a code with repeated codewords "
-    "when no candidate has distinct rows (here 2 bits for 8 classes: at most 4 "
-    "distinct codewords) instead of raising; check_codebook rejects its output.",
-)
 def test_ecoc_with_too_few_bits_raises():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="distinct codewords"):
         mc.codebook(8, "ecoc", n_bits=2)
 
 
@@ -413,27 +407,17 @@ def test_two_classes_equal_the_binary_classifier(classification_data, coding, de
     np.testing.assert_array_equal(clf.predict(X), binary.predict(X))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Two classes with the explicit code [[+1], [-1]] (classes_[0] coded +1): "
-    "fit trains the bit with classes_[0] as the +1 class, but decision_function/"
-    "predict treat latent > 0 as classes_[1] (the M == 2 shortcut ignores "
-    "codebook_), so every prediction is inverted.",
-)
 def test_two_classes_flipped_explicit_code(classification_data):
     X, y = classification_data
     default = LSSVMClassifier(gamma=3.0).fit(X, y)
     flipped = LSSVMClassifier(gamma=3.0, coding=np.array([[1], [-1]])).fit(X, y)
     np.testing.assert_array_equal(flipped.predict(X), default.predict(X))
+    # the flipped bit is the default bit negated; the decision keeps its meaning
+    np.testing.assert_array_equal(
+        np.sign(flipped.decision_function(X)), np.sign(default.decision_function(X))
+    )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=IndexError,
-    reason="Two classes with an explicit code of 2 bits (e.g. [[-1, -1], [1, 1]]): "
-    "fit keeps only bit 0 in alpha_/dual_coef_ (the M == 2 shortcut) but kernels_ "
-    "has 2 entries, so bit_outputs/predict raise IndexError.",
-)
 def test_two_classes_explicit_code_with_two_bits(classification_data):
     X, y = classification_data
     clf = LSSVMClassifier(coding=np.array([[-1, -1], [1, 1]])).fit(X, y)
@@ -790,3 +774,40 @@ def test_cv_shrinking_search_on_three_classes():
     refit = LSSVMClassifier(bit_params=bit_params).fit(X, y)
     np.testing.assert_array_equal(cv.predict(X), refit.predict(X))
     assert cv.score(X, y) > 0.8
+
+
+# -- one (gamma, sigma2) for all bits, by the decoded CV accuracy ---------------------
+
+
+def test_shared_tuning_refuses_codes_with_zeros():
+    X, y = _blobs([20, 20, 20], seed=5)
+    with pytest.raises(ValueError, match="per_bit=False needs a code without zeros"):
+        LSSVMClassifierCV(coding="ovo", per_bit=False, gamma=[1.0], sigma2=[1.0]).fit(
+            X, y
+        )
+
+
+@pytest.mark.parametrize("coding", ["moc", "ova"])
+@pytest.mark.parametrize("decoding", ["hamming", "loss"])
+def test_shared_tuning_scores_are_decoded_cv_accuracies(coding, decoding):
+    """per_bit=False: every grid point's score is the decoded accuracy of refits."""
+    from lssvm.tuning import make_folds
+
+    X, y = _blobs([25, 20, 15], seed=6)
+    gammas, sigma2s = [0.5, 20.0], [0.3, 3.0]
+    cv = LSSVMClassifierCV(
+        coding=coding, decoding=decoding, per_bit=False, gamma=gammas,
+        sigma2=sigma2s, cv=3,
+    ).fit(X, y)  # fmt: skip
+    folds = make_folds(3, X, y, classifier=True)
+    results = cv.cv_results_
+    for params, mean in zip(results["params"], results["mean_test_score"]):
+        scores = []
+        for V in folds:
+            train = np.setdiff1d(np.arange(len(y)), V)
+            model = LSSVMClassifier(coding=coding, decoding=decoding, **params)
+            scores.append(model.fit(X[train], y[train]).score(X[V], y[V]))
+        assert abs(np.mean(scores) - mean) < 1e-12, params
+    best = cv.best_estimator_
+    assert best.bit_params is None and best.gamma == cv.best_params_["gamma"]
+    assert best.n_factorizations_ == 1
