@@ -52,8 +52,10 @@ def main(argv=None):
     with threadpool_limits(args.threads):
         print_environment()
         params = dict(gamma=10.0, sigma2=8.0)
-        print(f"{'N':>6} {'code':>5} {'bits':>5} {'shared s':>9} {'separate s':>11} "
-              f"{'ratio':>6} {'max diff':>9}")
+        print(
+            f"{'N':>6} {'code':>5} {'bits':>5} {'shared s':>9} {'separate s':>11} "
+            f"{'ratio':>6} {'max diff':>9}"
+        )
         for n in args.sizes:
             X, y = data(n)
             for coding in ("ova", "ecoc"):
@@ -73,8 +75,11 @@ def main(argv=None):
                     for j, s in enumerate(separate)
                 )
                 assert shared.n_factorizations_ == 1
-                print(f"{n:6d} {coding:>5} {len(bits):5d} {t_shared:9.3f} {t_sep:11.3f} "
-                      f"{t_sep / t_shared:6.1f} {gap:9.1e}", flush=True)
+                print(
+                    f"{n:6d} {coding:>5} {len(bits):5d} {t_shared:9.3f} {t_sep:11.3f} "
+                    f"{t_sep / t_shared:6.1f} {gap:9.1e}",
+                    flush=True,
+                )
             t_ovo = min(
                 timed(lambda: LSSVMClassifier(coding="ovo", **params).fit(X, y))[0]
                 for _ in range(args.repeats)

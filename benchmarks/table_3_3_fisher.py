@@ -8,7 +8,8 @@ offline (:data:`lssvm.datasets.BINARY_SETS`; adu is not included). Writes
 ``benchmarks/results/table_3_3_fisher.json`` with the book's RBF rows, read by the
 Fisher chapter. Regenerate (about 10 minutes on one core) with::
 
-    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/table_3_3_fisher.py
+    export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+    .venv/bin/python benchmarks/table_3_3_fisher.py
 
 Options: ``--sets snr hea``, ``--targets pm1``, ``--n-rand 3``, ``--out PATH``; a
 subset run merges into an existing file.

@@ -1,4 +1,4 @@
-r"""LS-SVM classifier, Suykens et al. (2002): binary (3.1)-(3.7), multiclass (3.8)-(3.14).
+r"""LS-SVM classifier, Suykens et al. (2002): binary (3.1)-(3.7), codes (3.8)-(3.14).
 
 Primal (3.1): minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
 :math:`y_k [w^T\varphi(x_k) + b] = 1 - e_k`. Dual (3.5): the bordered KKT system with
@@ -289,9 +289,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return scores
 
     def predict(self, X):
-        """Class labels: sign of (3.7) for two classes, decoded output code otherwise."""
+        """Class labels: sign of (3.7) for two classes, else the decoded output code."""
         scores = self.decision_function(X)  # checks that the model is fitted
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
-

@@ -56,7 +56,9 @@ def randomized_test_accuracy(
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
     accuracies = np.empty(n_rand)
     start = time.perf_counter()
-    for r, (train, test) in enumerate(randomized_splits(y, n_rand, random_state=random_state)):
+    for r, (train, test) in enumerate(
+        randomized_splits(y, n_rand, random_state=random_state)
+    ):
         model = clone(estimator)
         if standardize:
             model = make_pipeline(StandardScaler(), model)

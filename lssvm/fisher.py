@@ -1,4 +1,4 @@
-r"""Fisher discriminant analysis, linear and in feature space (Suykens et al. 2002, 3.3).
+r"""Fisher discriminant analysis, linear and in feature space (Suykens 2002, 3.3).
 
 Linear FDA projects x onto z = w^T x + b and maximises the Rayleigh quotient (3.16)
 
@@ -28,6 +28,8 @@ this is, up to scale, the direction of the LS-SVM with targets +-1 or LS-SVM_F's
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve, solve
@@ -49,11 +51,19 @@ def _two_class_masks(y):
     y = np.asarray(y)
     labels = np.unique(y)
     if len(labels) != 2:
+        noun = "class" if len(labels) == 1 else "classes"
         raise ValueError(
-            f"Fisher discriminant analysis needs exactly 2 classes; got {len(labels)}: "
-            f"{labels.tolist()}."
+            f"Fisher discriminant analysis needs exactly 2 classes; got "
+            f"{len(labels)} {noun}: {labels.tolist()}. Only binary classification "
+            "is supported."
         )
     return y == labels[1], y == labels[0], labels
+
+
+def _check_reg(reg):
+    if not (isinstance(reg, numbers.Real) and np.isfinite(reg) and reg >= 0):
+        raise ValueError(f"reg must be a finite float >= 0; got reg={reg!r}.")
+    return float(reg)
 
 
 def class_statistics(X, y):
@@ -70,6 +80,11 @@ def class_statistics(X, y):
     """
     X = np.asarray(X, dtype=np.float64)
     one, two, _ = _two_class_masks(y)
+    if min(one.sum(), two.sum()) < 2:
+        raise ValueError(
+            "Each class needs at least 2 points for its sample covariance (3.20); "
+            f"got {one.sum()} and {two.sum()}."
+        )
     means = np.array([X[one].mean(axis=0), X[two].mean(axis=0)])
     covariances = np.array(
         [np.atleast_2d(np.cov(X[m], rowvar=False, ddof=1)) for m in (one, two)]
@@ -85,6 +100,10 @@ def rayleigh_quotient(z, y) -> float:
     of w.
     """
     z = np.asarray(z, dtype=np.float64).ravel()
+    if len(z) != len(y):
+        raise ValueError(
+            f"z and y must have the same length; got {len(z)} and {len(y)}."
+        )
     one, two, _ = _two_class_masks(y)
     between = (z[one].mean() - z[two].mean()) ** 2
     within = z[one].var(ddof=1) + z[two].var(ddof=1)
@@ -96,9 +115,19 @@ def fisher_direction(X, y, *, reg=0.0) -> NDArray[np.float64]:
 
     Sigma_W = S_W1 + S_W2 (3.20). ``reg`` > 0 regularises a singular Sigma_W.
     """
+    reg = _check_reg(reg)
     means, covariances, _ = class_statistics(X, y)
+    d = means[0] - means[1]
+    if not np.any(d):
+        raise ValueError("The two class means are equal: (3.17) has no direction.")
     Sigma_W = covariances[0] + covariances[1] + reg * np.eye(means.shape[1])
-    w = solve(Sigma_W, means[0] - means[1], assume_a="pos")  # (3.17)
+    try:
+        w = solve(Sigma_W, d, assume_a="pos")  # (3.17)
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            "Sigma_W = S_W1 + S_W2 is singular (e.g. more features than points); "
+            "set reg > 0."
+        ) from None
     return w / np.linalg.norm(w)
 
 
@@ -135,8 +164,7 @@ class FisherDiscriminant(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
-        if not (np.isfinite(self.reg) and self.reg >= 0):
-            raise ValueError(f"reg must be a float >= 0; got reg={self.reg!r}.")
+        _check_reg(self.reg)
         self.classes_ = np.unique(y)
         self.means_, self.covariances_, _ = class_statistics(X, y)
         self.coef_ = fisher_direction(X, y, reg=self.reg)
@@ -150,6 +178,8 @@ class FisherDiscriminant(ClassifierMixin, BaseEstimator):
         return X @ self.coef_ + self.intercept_
 
     def predict(self, X):
+        """Class by the side of the midpoint: ``classes_[1]`` where z > 0."""
+        check_is_fitted(self, "coef_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
     def __sklearn_tags__(self):
@@ -188,7 +218,9 @@ def kernel_fisher_discriminant(K, y, *, mu=1e-3, penalty="identity"):
     if not (np.isfinite(mu) and mu > 0):
         raise ValueError(f"mu must be a positive float; got mu={mu!r}.")
     if penalty not in ("identity", "norm"):
-        raise ValueError(f"penalty must be 'identity' or 'norm'; got penalty={penalty!r}.")
+        raise ValueError(
+            f"penalty must be 'identity' or 'norm'; got penalty={penalty!r}."
+        )
     m1, m2 = K[:, one].mean(axis=1), K[:, two].mean(axis=1)
     Kc = K.copy()  # K (I - L): subtract each class's mean column within the class
     Kc[:, one] -= m1[:, None]

@@ -1,4 +1,4 @@
-r"""Output codes for multiclass LS-SVMs, Suykens et al. (2002), section 3.2, (3.8)-(3.14).
+r"""Output codes for multiclass LS-SVMs: Suykens et al. (2002), (3.8)-(3.14).
 
 A multiclass problem with M classes becomes n_y binary problems through a code
 matrix C of shape (M, n_y) with entries in {-1, 0, +1}: row i is the codeword of
@@ -201,7 +201,9 @@ def check_codebook(C, n_classes: int | None = None) -> NDArray[np.int64]:
     """
     C = np.asarray(C)
     if C.ndim != 2 or C.size == 0:
-        raise ValueError(f"A code matrix must be 2-D and non-empty; got shape {C.shape}.")
+        raise ValueError(
+            f"A code matrix must be 2-D and non-empty; got shape {C.shape}."
+        )
     if n_classes is not None and C.shape[0] != n_classes:
         raise ValueError(
             f"The code matrix has {C.shape[0]} rows but there are {n_classes} "

@@ -359,7 +359,11 @@ def test_not_fitted_error(classification_data, cls):
 def test_get_params_and_clone(classification_data, cls):
     X, y = classification_data
     est = cls()
-    extra = {"coding", "decoding", "targets", "per_bit"} if cls is LSSVMClassifierCV else set()
+    extra = (
+        {"coding", "decoding", "targets", "per_bit"}
+        if cls is LSSVMClassifierCV
+        else set()
+    )
     assert set(est.get_params()) == PARAMS | extra
     defaults = est.get_params()
     assert defaults["gamma"] is None and defaults["sigma2"] is None
