@@ -2,7 +2,8 @@
 
 The classifier (3.5)-(3.7) and the function estimator (3.32)-(3.34) differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
-hand their system to :func:`lssvm.solvers.solve_bordered_kkt`.
+hand their system to :func:`lssvm.solvers.solve_bordered_kkt`, through
+:meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import solvers
 from ._validation import check_positive, check_solver
 from .kernels import make_kernel
+from .operators import KernelOperator, NystromPreconditioner
 from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
@@ -36,13 +39,40 @@ class LSSVMBase(BaseEstimator):
         Degree d of the polynomial kernel (x^T z + tau)^d.
     tau : float, default=1.0
         Offset of the polynomial kernel.
-    solver : {"direct", "cg"}, default="direct"
-        How the KKT system (3.24) is solved: one Cholesky factorisation, or
-        conjugate gradient (3.25).
+    solver : {"direct", "cg", "auto"}, default="direct"
+        How the KKT system (3.24) is solved.
+
+        - "direct": build the lower triangle of the N x N Gram matrix and factor
+          K + I/gamma once (Cholesky). Memory 8 N^2 bytes, time O(N^3).
+        - "cg": the large-scale algorithm of section 3.4.1, matrix-free: conjugate
+          gradient on (3.25) with K recomputed in tiles at every product
+          (:class:`lssvm.operators.KernelOperator`, memory O(N)), preconditioned by
+          a Nystrom approximation of K + I/gamma with r = min(500, N // 2) random
+          landmarks (:class:`lssvm.operators.NystromPreconditioner`,
+          :func:`lssvm.solvers.preconditioner_rank`). Stops when the relative
+          residual of each of the systems H eta = a, H nu = d is at most ``tol``.
+        - "auto": "direct" while N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000:
+          a 1.8 GB Gram matrix; assign the module constant to change it), "cg"
+          beyond. N counts the rows of each system (for output codes, the rows a
+          bit uses).
+
+        The choice changes run time and memory, not results beyond ``tol``.
+    tol : float, default=1e-10
+        CG tolerance on the relative residual (ignored by the direct solver).
+        A :class:`~sklearn.exceptions.ConvergenceWarning` is issued if CG stops
+        at its iteration limit (10 N) before reaching it.
     """
 
     def __init__(
-        self, *, gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct"
+        self,
+        *,
+        gamma=1.0,
+        kernel="rbf",
+        sigma2=1.0,
+        degree=3,
+        tau=1.0,
+        solver="direct",
+        tol=1e-10,
     ):
         self.gamma = gamma
         self.kernel = kernel
@@ -50,24 +80,49 @@ class LSSVMBase(BaseEstimator):
         self.degree = degree
         self.tau = tau
         self.solver = solver
+        self.tol = tol
+
+    def _check_solver_params(self):
+        check_solver(self.solver, owner=self)
+        check_positive(
+            self.tol, "tol", meaning="CG tolerance on the relative residual",
+            owner=self,
+        )  # fmt: skip
 
     def _check_params(self):
         check_positive(
             self.gamma, "gamma", meaning="regularization constant of (3.1)", owner=self
         )
-        check_solver(self.solver, owner=self)
+        self._check_solver_params()
         return make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
 
+    def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
+        """Solve (3.24) with Omega = S K S for K = kernel(X, X), by ``self.solver``.
+
+        "direct": the lower triangle of K, factored in place. "cg": K as an operator,
+        never stored, and a Nystrom preconditioner for K + I/gamma.
+        """
+        n = X.shape[0]
+        if solvers.choose_method(self.solver, n) == "direct":
+            K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
+            return solve_bordered_kkt(
+                K, gamma, a, d, signs=signs, method="direct", overwrite=True
+            )
+        preconditioner = NystromPreconditioner(
+            kernel, X, shift=1.0 / gamma, rank=solvers.preconditioner_rank(n)
+        )
+        return solve_bordered_kkt(
+            KernelOperator(kernel, X), gamma, a, d, signs=signs, method="cg",
+            tol=self.tol, preconditioner=preconditioner,
+        )  # fmt: skip
+
     def _fit_kkt(self, X, a, d, signs=None):
         """Solve (3.24) for the training inputs X and store the dual model."""
         kernel = self._check_params()
-        K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
         try:
-            sol = solve_bordered_kkt(
-                K, self.gamma, a, d, signs=signs, method=self.solver, overwrite=True
-            )
+            sol = self._solve_kkt(kernel, X, self.gamma, a, d, signs=signs)
         except NotPositiveDefiniteError as exc:
             raise NotPositiveDefiniteError(
                 f"{exc} Got kernel {kernel!r} and gamma={self.gamma!r}."

@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from .solvers import SOLVER_METHODS
+from .solvers import ESTIMATOR_SOLVERS
 
 __all__ = ["check_positive", "check_solver", "check_classes"]
 
@@ -37,10 +37,17 @@ def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
 
 
 def check_solver(value, *, owner=None) -> str:
-    if isinstance(value, str) and value in SOLVER_METHODS:
+    """Return ``value`` if it names an estimator solver, else raise ValueError.
+
+    >>> check_solver("lu")
+    Traceback (most recent call last):
+    ...
+    ValueError: solver must be one of ['direct', 'cg', 'auto']; got solver='lu'.
+    """
+    if isinstance(value, str) and value in ESTIMATOR_SOLVERS:
         return value
     raise ValueError(
-        f"{_owner(owner)}solver must be one of {list(SOLVER_METHODS)}; "
+        f"{_owner(owner)}solver must be one of {list(ESTIMATOR_SOLVERS)}; "
         f"got solver={value!r}."
     )
 

@@ -27,9 +27,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import multiclass as mc
 from ._base import _PREDICT_BLOCK_ENTRIES, LSSVMBase
-from ._validation import check_classes, check_positive, check_solver
+from ._validation import check_classes, check_positive
 from .kernels import make_kernel
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .solvers import NotPositiveDefiniteError
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES"]
 
@@ -41,9 +41,10 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
     Parameters
     ----------
-    gamma, kernel, sigma2, degree, tau, solver
+    gamma, kernel, sigma2, degree, tau, solver, tol
         See :class:`lssvm._base.LSSVMBase`: regularization constant of (3.1), kernel
-        (RBF width ``sigma2`` as in (3.13)), and the KKT solver.
+        (RBF width ``sigma2`` as in (3.13)), and the KKT solver ("direct", "cg":
+        matrix-free preconditioned CG, or "auto") with its CG tolerance.
     coding : {"ovo", "ova", "moc", "ecoc"} or array of shape (n_classes, n_bits)
         Output code for more than two classes (:func:`lssvm.multiclass.codebook`):
         one-versus-one (default, the best coding of the book's Table 3.4),
@@ -121,6 +122,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         degree=3,
         tau=1.0,
         solver="direct",
+        tol=1e-10,
         coding="ovo",
         decoding="hamming",
         targets="pm1",
@@ -129,7 +131,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ):
         super().__init__(
             gamma=gamma, kernel=kernel, sigma2=sigma2, degree=degree, tau=tau,
-            solver=solver,
+            solver=solver, tol=tol,
         )  # fmt: skip
         self.coding = coding
         self.decoding = decoding
@@ -139,7 +141,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
     def _per_bit(self, n_bits):
         """(gamma, kernel) of every bit: the estimator's, overridden by bit_params."""
-        check_solver(self.solver, owner=self)
+        self._check_solver_params()
         common = {name: getattr(self, name) for name in BIT_PARAM_NAMES}
         if self.bit_params is None:
             overrides = [{}] * n_bits
@@ -214,13 +216,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         for bits in groups.values():
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
-            K = kernel.gram_lower(X[rows])  # lower triangle only
             try:
                 # (3.5) in regression form: a = 1_v, d = targets, beta = alpha * y
-                sol = solve_bordered_kkt(
-                    K, gamma, np.ones(len(rows)), T[np.ix_(rows, bits)],
-                    method=self.solver, overwrite=True,
-                )  # fmt: skip
+                sol = self._solve_kkt(
+                    kernel, X[rows], gamma, np.ones(len(rows)), T[np.ix_(rows, bits)]
+                )
             except NotPositiveDefiniteError as exc:
                 raise NotPositiveDefiniteError(
                     f"{exc} Got kernel {kernel!r} and gamma={gamma!r}."

@@ -23,8 +23,9 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
 
     Parameters
     ----------
-    gamma, kernel, sigma2, degree, tau, solver
-        See :class:`lssvm._base.LSSVMBase`.
+    gamma, kernel, sigma2, degree, tau, solver, tol
+        See :class:`lssvm._base.LSSVMBase` (``solver``: "direct", "cg" for
+        matrix-free preconditioned CG, or "auto"; ``tol``: the CG tolerance).
 
     Attributes
     ----------
@@ -39,6 +40,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     support_vectors_ : ndarray of shape (n_samples, n_features)
     kernel_ : Kernel
     n_iter_ : int
+        CG iterations (0 for the direct solver).
     n_features_in_ : int
 
     Examples

@@ -8,7 +8,16 @@ It uses the elimination of (3.25): with :math:`H = \Omega + I/\gamma`,
 2. :math:`s = a^T \eta > 0`,
 3. :math:`b = \eta^T d / s` and :math:`\alpha = \nu - \eta b`.
 
-Solvers know matrices, not models: they never import an estimator.
+The "direct" method factors H once (Cholesky); "cg" runs conjugate gradient on
+:math:`H\eta = a`, :math:`H\nu = d` together, given Omega as a matrix or as an
+operator V -> Omega V (:class:`lssvm.operators.KernelOperator`: the paper's large
+scale algorithm, which never stores the matrix), optionally preconditioned
+(:class:`lssvm.operators.NystromPreconditioner`).
+
+Solvers know matrices, not models: they never import an estimator. The estimators'
+``solver="auto"`` rule is here too (:func:`choose_method`), with its module constants
+``AUTO_DIRECT_MAX_N`` and ``NYSTROM_MAX_RANK``, which may be overridden by
+assignment (``lssvm.solvers.AUTO_DIRECT_MAX_N = 5000``).
 
 Sources: Suykens et al. (2002), ch. 3, (3.24)-(3.27).
 """
@@ -30,10 +39,24 @@ __all__ = [
     "NotPositiveDefiniteError",
     "solve_bordered_kkt",
     "conjugate_gradient",
+    "choose_method",
+    "preconditioner_rank",
     "SOLVER_METHODS",
+    "ESTIMATOR_SOLVERS",
+    "STOPPING_RULES",
+    "AUTO_DIRECT_MAX_N",
+    "NYSTROM_MAX_RANK",
 ]
 
-SOLVER_METHODS = ("direct", "cg")
+SOLVER_METHODS = ("direct", "cg")  # methods of solve_bordered_kkt
+ESTIMATOR_SOLVERS = ("direct", "cg", "auto")  # the estimators' ``solver`` parameter
+STOPPING_RULES = ("residual", "energy")
+
+# solver="auto": the direct solver up to this many training points (the N x N Gram
+# matrix takes 8 N^2 bytes: 1.8 GB at N = 15000), matrix-free CG beyond.
+AUTO_DIRECT_MAX_N = 15000
+# Landmarks of the Nystrom preconditioner used by the estimators' matrix-free CG.
+NYSTROM_MAX_RANK = 500
 
 
 class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
@@ -70,16 +93,51 @@ class KKTSolution:
 
 @dataclass(frozen=True)
 class CGResult:
-    """Result of :func:`conjugate_gradient`: solution, iterations, residual history."""
+    """Result of :func:`conjugate_gradient`.
+
+    Attributes
+    ----------
+    x : ndarray of shape (n,) or (n, n_rhs)
+    n_iter : int
+    converged : bool
+    residuals : ndarray of shape (n_iter + 1, n_rhs)
+        Relative residuals ||r_i|| / ||rhs|| of each column, i = 0, ..., n_iter.
+    energies : ndarray of shape (n_iter + 1, n_rhs)
+        V(x_i) = x_i^T A x_i / 2 - x_i^T rhs of each column; V(x_0) = 0.
+    """
 
     x: NDArray[np.float64]
     n_iter: int
     converged: bool
     residuals: NDArray[np.float64]
+    energies: NDArray[np.float64]
+
+
+def choose_method(solver: str, n_samples: int) -> str:
+    """The method of :func:`solve_bordered_kkt` for an estimator's ``solver``.
+
+    "auto" is "direct" for at most ``AUTO_DIRECT_MAX_N`` points (read at each call,
+    so assigning the module constant changes it), "cg" beyond.
+
+    >>> choose_method("auto", 100), choose_method("auto", 10**6)
+    ('direct', 'cg')
+    """
+    if solver == "auto":
+        return "direct" if n_samples <= AUTO_DIRECT_MAX_N else "cg"
+    return solver
+
+
+def preconditioner_rank(n_samples: int) -> int:
+    """Landmarks of the estimators' Nystrom preconditioner: min(500, N // 2), >= 1.
+
+    The cap ``NYSTROM_MAX_RANK`` bounds the setup, O(N r^2), and the memory, N r;
+    N // 2 keeps the preconditioner an approximation (r = N would make it exact).
+    """
+    return max(1, min(NYSTROM_MAX_RANK, n_samples // 2))
 
 
 def solve_bordered_kkt(
-    Omega: NDArray,
+    Omega,
     gamma,
     a: NDArray,
     d: NDArray,
@@ -89,14 +147,20 @@ def solve_bordered_kkt(
     tol: float = 1e-10,
     max_iter: int | None = None,
     overwrite: bool = False,
+    preconditioner: Callable[[NDArray], NDArray] | None = None,
+    stopping: str = "residual",
 ) -> KKTSolution:
     r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], eq. (3.24).
 
     Parameters
     ----------
-    Omega : ndarray of shape (n_samples, n_samples)
-        Symmetric positive semi-definite. Only its lower triangle is read, so the
-        output of :meth:`lssvm.kernels.Kernel.gram_lower` can be passed directly.
+    Omega : ndarray of shape (n_samples, n_samples), or operator
+        Symmetric positive semi-definite. An array: only its lower triangle is read,
+        so the output of :meth:`lssvm.kernels.Kernel.gram_lower` can be passed
+        directly. An operator (``method="cg"`` only): any callable V -> Omega V for
+        V of shape (n_samples, k), with a ``shape`` attribute, such as
+        :class:`lssvm.operators.KernelOperator` (with ``shift=0``: the solver adds
+        I/gamma itself).
     gamma : float or ndarray of shape (n_samples,)
         Regularization constant of (3.1); an array weights each sample's error.
     a : ndarray of shape (n_samples,)
@@ -110,12 +174,16 @@ def solve_bordered_kkt(
         Omega = y y^T * K (3.6): H^{-1} v = S (K + I/gamma)^{-1} S v.
     method : {"direct", "cg"}
         "direct": one in-place Cholesky factorisation of H. "cg": conjugate gradient
-        on H eta = a and H nu = d together (3.25), stopping at relative residual tol.
-    tol, max_iter : float, int
-        CG stopping rule (ignored by "direct").
+        on H eta = a and H nu = d together (3.25).
+    tol, max_iter, stopping : float, int, {"residual", "energy"}
+        CG stopping rule, see :func:`conjugate_gradient` (ignored by "direct").
     overwrite : bool
         Let the direct solver factor ``Omega`` in place (no N x N copy). Omega is
         destroyed; it must be C-contiguous float64 for this to avoid a copy.
+    preconditioner : callable, optional
+        V -> M^{-1} V with M close to Omega + I/gamma (before the ``signs``
+        scaling), e.g. :class:`lssvm.operators.NystromPreconditioner` with
+        ``shift=1/gamma``; CG only.
 
     Returns
     -------
@@ -124,11 +192,21 @@ def solve_bordered_kkt(
     Raises
     ------
     NotPositiveDefiniteError
-        If the Cholesky factorisation of H fails.
+        If the Cholesky factorisation of H fails, or CG meets p^T H p <= 0.
     """
     if method not in SOLVER_METHODS:
         raise ValueError(
             f"method must be one of {list(SOLVER_METHODS)}; got method={method!r}."
+        )
+    if stopping not in STOPPING_RULES:
+        raise ValueError(
+            f"stopping must be one of {list(STOPPING_RULES)}; got stopping="
+            f"{stopping!r}."
+        )
+    if method == "direct" and callable(Omega):
+        raise TypeError(
+            f"method='direct' factors Omega and needs it as an array; got an operator "
+            f"{type(Omega).__name__}. Use method='cg'."
         )
     a = np.asarray(a, dtype=np.float64)
     d = np.asarray(d, dtype=np.float64)
@@ -141,8 +219,11 @@ def solve_bordered_kkt(
         Z, factor = _cholesky_solve(Omega, inv_gamma, rhs, overwrite)
         n_iter, converged = 0, True
     else:
-        Z, n_iter, converged = _cg_solve(Omega, inv_gamma, rhs, tol, max_iter)
-        factor = None
+        result = _cg_solve(
+            Omega, inv_gamma, rhs, tol=tol, max_iter=max_iter,
+            preconditioner=preconditioner, stopping=stopping,
+        )  # fmt: skip
+        Z, n_iter, converged, factor = result.x, result.n_iter, result.converged, None
     if signs is not None:
         Z *= np.asarray(signs, dtype=np.float64)[:, None]
 
@@ -178,16 +259,21 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
     return Z, U
 
 
-def _cg_solve(Omega, inv_gamma, rhs, tol, max_iter):
-    K = np.asarray(Omega, dtype=np.float64)
-
+def _cg_solve(Omega, inv_gamma, rhs, **options):
+    """CG on (Omega + I/gamma) Z = rhs, Omega an operator or a lower triangle."""
     shift = inv_gamma if np.ndim(inv_gamma) == 0 else inv_gamma[:, None]
+    if callable(Omega):
 
-    def matvec(V):  # (Omega + I/gamma) V, reading the lower triangle of Omega only
-        return blas.dsymm(1.0, K.T, V, side=0, lower=0) + shift * V
+        def matvec(V):  # (Omega + I/gamma) V, Omega never stored
+            return Omega(V) + shift * V
 
-    result = conjugate_gradient(matvec, rhs, tol=tol, max_iter=max_iter)
-    return result.x, result.n_iter, result.converged
+    else:
+        K = np.asarray(Omega, dtype=np.float64)
+
+        def matvec(V):  # (Omega + I/gamma) V, reading the lower triangle of Omega only
+            return blas.dsymm(1.0, K.T, V, side=0, lower=0) + shift * V
+
+    return conjugate_gradient(matvec, rhs, **options)
 
 
 def conjugate_gradient(
@@ -197,12 +283,31 @@ def conjugate_gradient(
     tol: float = 1e-10,
     max_iter: int | None = None,
     preconditioner: Callable[[NDArray], NDArray] | None = None,
+    stopping: str = "residual",
 ) -> CGResult:
     r"""Hestenes-Stiefel conjugate gradient for A X = rhs with A = A^T > 0, (3.25).
 
     The columns of ``rhs`` are independent systems that share each product
-    ``matvec(P)`` (one call per iteration for all columns). Each column stops
-    updating once its relative residual :math:`\|r\|/\|rhs\|` is at most ``tol``.
+    ``matvec(P)`` (one call per iteration for all columns); a column stops updating
+    once it meets the stopping rule:
+
+    - ``"residual"`` (default): :math:`\|r_i\| / \|b\| \le` tol, with
+      :math:`r_i = b - A x_i` the (recursively updated) residual.
+    - ``"energy"``, the criterion of section 3.4.1: CG minimises
+      :math:`V(x) = \tfrac12 x^T A x - x^T b` along each search direction, and one
+      step decreases it by :math:`V(x_{i-1}) - V(x_i) = (r_{i-1}^T z_{i-1})^2 /
+      (2\, p_i^T A p_i)` (:math:`z = M^{-1} r`, z = r without preconditioner). The
+      column stops at the first i with
+
+      .. math:: V(x_{i-1}) - V(x_i) \le \mathrm{tol}\, |V(x_i)|,
+
+      or when :math:`r_i = 0` exactly. Since :math:`V(x) - V(x_*) =
+      \tfrac12 \|x - x_*\|_A^2` and :math:`V(x_*) = -\tfrac12 \|x_*\|_A^2`, the
+      last decrease estimates (from below) the squared relative A-norm error
+      :math:`\|x_i - x_*\|_A^2 / \|x_*\|_A^2`: expect a relative A-norm error of
+      about :math:`\sqrt{\mathrm{tol}}`, more when convergence is slow.
+
+    V decreases monotonically; the residual norm need not (section 3.4.1).
 
     Parameters
     ----------
@@ -210,34 +315,42 @@ def conjugate_gradient(
         V -> A V for V of shape (n, n_rhs).
     rhs : ndarray of shape (n,) or (n, n_rhs)
     tol : float
-        Relative residual at which a column has converged.
+        Tolerance of the stopping rule.
     max_iter : int, optional
         Defaults to 10 n. A :class:`~sklearn.exceptions.ConvergenceWarning` is issued
         when it is reached before ``tol``.
     preconditioner : callable, optional
         V -> M^{-1} V for a symmetric positive definite M close to A.
+    stopping : {"residual", "energy"}, default="residual"
 
     Returns
     -------
     CGResult
-        ``residuals`` has shape (n_iter + 1, n_rhs): the relative residual history.
+        With the histories ``residuals`` (relative residual) and ``energies``
+        (V(x_i), computed as :math:`-\tfrac12 x_i^T (b + r_i)`, no extra product),
+        both of shape (n_iter + 1, n_rhs).
     """
+    if stopping not in STOPPING_RULES:
+        raise ValueError(
+            f"stopping must be one of {list(STOPPING_RULES)}; got stopping="
+            f"{stopping!r}."
+        )
     B = np.asarray(rhs, dtype=np.float64)
     vector = B.ndim == 1
     B = B.reshape(B.shape[0], -1)
-    n = B.shape[0]
-    max_iter = 10 * n if max_iter is None else max_iter
+    max_iter = 10 * B.shape[0] if max_iter is None else max_iter
     apply_m = (lambda R: R) if preconditioner is None else preconditioner
     norm_b = np.linalg.norm(B, axis=0)
     norm_b[norm_b == 0] = 1.0
 
-    X = np.zeros_like(B)  # x_0 = 0, r_0 = B
+    X = np.zeros_like(B)  # x_0 = 0, r_0 = B, V(x_0) = 0
     R = B.copy()
     Zr = apply_m(R)
     P = Zr.copy()
     rz = np.einsum("ij,ij->j", R, Zr)
-    history = [np.linalg.norm(R, axis=0) / norm_b]
-    active = ~(history[-1] <= tol)
+    residuals, energies = [np.linalg.norm(R, axis=0) / norm_b], [np.zeros(B.shape[1])]
+    decrease = np.full(B.shape[1], np.inf)
+    active = ~_stops(stopping, tol, residuals[-1], decrease, energies[-1])
     it = 0
     while np.any(active) and it < max_iter:
         it += 1
@@ -249,6 +362,7 @@ def conjugate_gradient(
                 f"iteration {it}: matrix not positive definite."
             )
         step = np.where(active, rz / np.where(pAp > 0, pAp, 1.0), 0.0)  # lambda_i
+        decrease = step * rz / 2  # V(x_{i-1}) - V(x_i) = (r^T z)^2 / (2 p^T A p)
         X += step * P
         R -= step * AP
         Zr = apply_m(R)
@@ -256,15 +370,35 @@ def conjugate_gradient(
         beta = np.where(active, rz_new / np.where(rz > 0, rz, 1.0), 0.0)  # beta_i
         P = Zr + beta * P
         rz = rz_new
-        history.append(np.linalg.norm(R, axis=0) / norm_b)
-        active = active & ~(history[-1] <= tol)  # a NaN residual stays active
+        residuals.append(np.linalg.norm(R, axis=0) / norm_b)
+        energies.append(-0.5 * np.einsum("ij,ij->j", X, B + R))  # V(x_i)
+        active &= ~_stops(stopping, tol, residuals[-1], decrease, energies[-1])
     converged = not np.any(active)
     if not converged:
         warnings.warn(
-            f"CG stopped after {it} iterations, relative residual "
-            f"{history[-1].max():.1e} > tol {tol:.0e}; raise max_iter, loosen tol, "
-            f'or use solver="direct".',
+            _not_converged_message(it, tol, stopping, residuals, decrease, energies),
             ConvergenceWarning,
             stacklevel=2,
         )
-    return CGResult(X[:, 0] if vector else X, it, converged, np.array(history))
+    return CGResult(
+        X[:, 0] if vector else X, it, converged, np.array(residuals), np.array(energies)
+    )
+
+
+def _stops(stopping, tol, residual, decrease, energy):
+    """Columns that meet the stopping rule (NaN never does)."""
+    if stopping == "residual":
+        return residual <= tol
+    return (decrease <= tol * np.abs(energy)) | (residual == 0)
+
+
+def _not_converged_message(it, tol, stopping, residuals, decrease, energies):
+    if stopping == "residual":
+        what = f"relative residual {residuals[-1].max():.1e}"
+    else:
+        ratio = decrease / np.where(energies[-1] != 0, np.abs(energies[-1]), 1.0)
+        what = f"relative decrease of V(x) {ratio.max():.1e}"
+    return (
+        f"CG stopped after {it} iterations, {what} > tol {tol:.0e}; raise max_iter, "
+        f'loosen tol, or use solver="direct".'
+    )
