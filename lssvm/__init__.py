@@ -1,8 +1,9 @@
 """lssvm: Least Squares Support Vector Machines, with the book that derives them.
 
 Public estimators are re-exported here; everything else is reached by module
-(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.tuning``,
-``lssvm.search``, ``lssvm.datasets``).
+(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.operators``,
+``lssvm.tuning``, ``lssvm.search``, ``lssvm.multiclass``, ``lssvm.fisher``,
+``lssvm.evaluation``, ``lssvm.datasets``).
 The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 """
 
