@@ -183,3 +183,28 @@ def test_operator_cg_with_max_iter_too_small_warns(X, rng):
                 op, 10.0, np.ones(N), rng.standard_normal(N), method="cg",
                 preconditioner=P, max_iter=1,
             )  # fmt: skip
+
+
+def test_kernel_operator_result_does_not_depend_on_threads():
+    """Lanes are summed in a fixed order: n_jobs changes the speed, not the bits."""
+    from lssvm.kernels import RBF
+    from lssvm.operators import KernelOperator
+
+    rng = np.random.default_rng(3)
+    X, V = rng.standard_normal((1000, 3)), rng.standard_normal((1000, 2))
+    results = [
+        KernelOperator(RBF(2.0), X, shift=0.5, block_size=64, n_jobs=j)(V)
+        for j in (1, 2, 3, 8)
+    ]
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
+    dense = (RBF(2.0)(X) + 0.5 * np.eye(1000)) @ V
+    np.testing.assert_allclose(results[0], dense, rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_operator_rejects_bad_n_jobs():
+    from lssvm.kernels import RBF
+    from lssvm.operators import KernelOperator
+
+    with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
+        KernelOperator(RBF(1.0), np.zeros((4, 2)), n_jobs=0)
