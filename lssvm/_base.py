@@ -3,7 +3,9 @@
 The classifier (3.5)-(3.7) and the function estimator (3.32)-(3.34) differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
 hand their system to :func:`lssvm.solvers.solve_bordered_kkt`, through
-:meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG.
+:meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG, and
+drops the border (and b) when ``fit_intercept=False``: (3.62), the system of
+regularization networks (3.50) and Gaussian processes (3.63).
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ class LSSVMBase(BaseEstimator):
         CG tolerance on the relative residual (ignored by the direct solver).
         A :class:`~sklearn.exceptions.ConvergenceWarning` is issued if CG stops
         at its iteration limit (10 N) before reaching it.
+    fit_intercept : bool, default=True
+        Fit the bias term b (the border of (3.24)). False fits the model without
+        bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, eq. (3.62):
+        the regularization network (3.50) and the Gaussian-process mean (3.63).
+        Then b_ = 0 and the constraint sum_k alpha_k = 0 (3.31) no longer holds.
     """
 
     def __init__(
@@ -73,6 +80,7 @@ class LSSVMBase(BaseEstimator):
         tau=1.0,
         solver="direct",
         tol=1e-10,
+        fit_intercept=True,
     ):
         self.gamma = gamma
         self.kernel = kernel
@@ -81,9 +89,16 @@ class LSSVMBase(BaseEstimator):
         self.tau = tau
         self.solver = solver
         self.tol = tol
+        self.fit_intercept = fit_intercept
 
     def _check_solver_params(self):
+        """Check the parameters every KKT system shares: solver, tol, fit_intercept."""
         check_solver(self.solver, owner=self)
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(
+                f"{type(self).__name__}: fit_intercept must be a bool (fit the bias "
+                f"term b); got fit_intercept={self.fit_intercept!r}."
+            )
         check_positive(
             self.tol, "tol", meaning="CG tolerance on the relative residual",
             owner=self,
@@ -101,10 +116,13 @@ class LSSVMBase(BaseEstimator):
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
         """Solve (3.24) with Omega = S K S for K = kernel(X, X), by ``self.solver``.
 
-        "direct": the lower triangle of K, factored in place. "cg": K as an operator,
-        never stored, and a Nystrom preconditioner for K + I/gamma.
+        ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,
+        (3.62), b = 0. "direct": the lower triangle of K, factored in place. "cg": K
+        as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
         """
         n = X.shape[0]
+        if not self.fit_intercept:
+            a = None  # (3.62): no border, no b
         if solvers.choose_method(self.solver, n) == "direct":
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
@@ -119,7 +137,12 @@ class LSSVMBase(BaseEstimator):
         )  # fmt: skip
 
     def _fit_kkt(self, X, a, d, signs=None):
-        """Solve (3.24) for the training inputs X and store the dual model."""
+        """Solve (3.24) for the training inputs X and store the dual model.
+
+        No N x N matrix is kept after the fit: the Gaussian-process error bars of
+        :mod:`lssvm.gp` factor K + I/gamma again when first asked for (see
+        ``LSSVMRegressor.predict``).
+        """
         kernel = self._check_params()
         try:
             sol = self._solve_kkt(kernel, X, self.gamma, a, d, signs=signs)
@@ -130,18 +153,36 @@ class LSSVMBase(BaseEstimator):
         self.kernel_ = kernel
         self.alpha_ = sol.alpha
         self.b_ = sol.b
+        self._cholesky_ = None  # factored on demand by predict(return_std=True)
         self.e_ = sol.alpha / self.gamma  # alpha_k = gamma e_k, (3.4) and (3.31)
         self.n_iter_ = sol.n_iter
         self.support_vectors_ = np.array(X, dtype=np.float64, copy=True)
         return self
 
-    def _latent(self, X):
-        """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in (3.7), or (3.34)."""
+    def _check_input(self, X):
+        """Check that the model is fitted and X matches it; X as float64."""
         check_is_fitted(self, "alpha_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        SV, coef = self.support_vectors_, self.dual_coef_
-        out = np.empty(X.shape[0])
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def _kernel_blocks(self, X):
+        """Yield (rows, K(X[rows], support_vectors_)) for a checked X, by row blocks.
+
+        Each block has about ``_PREDICT_BLOCK_ENTRIES`` entries.
+        """
+        SV = self.support_vectors_
         step = max(1, _PREDICT_BLOCK_ENTRIES // max(SV.shape[0], 1))
         for i0 in range(0, X.shape[0], step):
-            out[i0 : i0 + step] = self.kernel_(X[i0 : i0 + step], SV) @ coef
+            rows = slice(i0, i0 + step)
+            yield rows, self.kernel_(X[rows], SV)
+
+    def _latent(self, X):
+        """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in (3.7), or (3.34).
+
+        Shape (n_samples,), or (n_samples, n_outputs) for a 2-D ``dual_coef_``.
+        """
+        X = self._check_input(X)
+        coef = self.dual_coef_
+        out = np.empty((X.shape[0],) + coef.shape[1:])
+        for rows, Kx in self._kernel_blocks(X):
+            out[rows] = Kx @ coef
         return out + self.b_

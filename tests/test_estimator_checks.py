@@ -15,7 +15,16 @@ from sklearn.utils.validation import check_is_fitted
 from lssvm import LSSVMClassifier, LSSVMRegressor
 
 ESTIMATORS = [LSSVMClassifier, LSSVMRegressor]
-PARAMS = {"gamma", "kernel", "sigma2", "degree", "tau", "solver", "tol"}
+PARAMS = {
+    "gamma",
+    "kernel",
+    "sigma2",
+    "degree",
+    "tau",
+    "solver",
+    "tol",
+    "fit_intercept",
+}
 FITTED = [
     "alpha_",
     "b_",
@@ -56,7 +65,7 @@ def test_get_params_and_defaults(estimator_cls):
     assert set(est.get_params()) == PARAMS | set(extra)
     assert est.get_params() == dict(
         gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct",
-        tol=1e-10, **extra,
+        tol=1e-10, fit_intercept=True, **extra,
     )  # fmt: skip
     est.set_params(gamma=3.0, kernel="poly")
     assert est.gamma == 3.0 and est.kernel == "poly"
@@ -132,6 +141,8 @@ def test_works_in_pipeline_and_grid_search(estimator_cls, data):
         ({"kernel": "sigmoid"}, "kernel must be one of"),
         ({"solver": "lu"}, "solver must be one of"),
         ({"solver": None}, "solver must be one of"),
+        ({"fit_intercept": "yes"}, "fit_intercept must be a bool"),
+        ({"fit_intercept": None}, "fit_intercept must be a bool"),
     ],
 )
 def test_bad_parameters_raise(estimator_cls, data, params, match):

@@ -1,0 +1,185 @@
+r"""LS-SVM regression as a Gaussian process: error bars, (3.54)-(3.63).
+
+With :math:`C_N = \Omega + I/\gamma`, :math:`\Omega_{kl} = K(x_k, x_l)`, the zero-bias
+LS-SVM (3.62) is the posterior mean of a zero-mean Gaussian process with covariance
+K observed with noise variance :math:`1/\gamma` (3.63). With
+:math:`\theta(x) = [K(x, x_1); \dots; K(x, x_N)]` and the prior variance
+:math:`\nu = K(x, x)` (the :math:`\nu` of (3.55), not that of (3.25)), (3.60) gives
+the posterior variance of the latent function f(x):
+
+.. math:: \sigma^2(x) = \nu - \theta^T C_N^{-1} \theta.
+
+**With the bias b** (3.32), take b as a constant basis function with a flat
+(improper) prior, as regularization networks do and as [RW06] sec. 2.7 does for
+explicit basis functions with a vague prior. Let
+:math:`f(x) = g(x) + b`, :math:`g \sim GP(0, K)`, :math:`b \sim N(0, c)`
+independent of g. Then :math:`\mathrm{cov}(y) = C_N + c\, 1_v 1_v^T`,
+:math:`\mathrm{cov}(f(x), y) = \theta + c\, 1_v`, :math:`\mathrm{var} f(x) = \nu + c`,
+and (3.60) with Sherman-Morrison on :math:`(C_N + c\, 1_v 1_v^T)^{-1}` gives, with
+
+.. math::
+
+    q = \theta^T C_N^{-1} \theta, \quad p = 1_v^T C_N^{-1} \theta, \quad
+    s = 1_v^T C_N^{-1} 1_v \ (\text{the } s \text{ of (3.25)}),
+
+.. math:: \sigma_c^2(x) = \nu - q + \frac{(1 - p)^2}{s + 1/c}
+    \ \xrightarrow{c \to \infty}\ \nu - q + \frac{(1 - p)^2}{s}.
+
+The limit is [RW06] (2.42) with h(x) = 1: the second term is the variance added by
+not knowing b. The posterior mean tends to :math:`\theta^T C_N^{-1}(y - 1_v \hat b)
++ \hat b` with :math:`\hat b = 1_v^T C_N^{-1} y / s`, which is (3.25) step 3: the
+LS-SVM model (3.34) with bias is this GP's posterior mean, as (3.63) is without it.
+Equivalently, :math:`\sigma^2(x) = \nu - [1; \theta]^T A^{-1} [1; \theta]` with A the
+bordered matrix of (3.32): (3.60) with C_N replaced by the KKT matrix (the ordinary
+kriging variance).
+
+The variance is of the latent f(x). A new observation y(x) = f(x) + e has variance
+:math:`\sigma^2(x) + 1/\gamma`.
+
+Sources: Suykens et al. (2002), (3.54)-(3.63). [RW06] Rasmussen & Williams (2006),
+*Gaussian Processes for Machine Learning*, sec. 2.7, (2.41)-(2.42).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.linalg import solve_triangular
+
+__all__ = ["NumericalWarning", "predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
+
+# Computed variances below 0 but above -NEGATIVE_VARIANCE_RTOL * (nu + q + bias term)
+# are round-off of a cancellation between terms of that size: clipped silently.
+NEGATIVE_VARIANCE_RTOL = 1e-10
+
+
+class NumericalWarning(UserWarning):
+    """A result lost accuracy to round-off and was repaired (e.g. clipped to 0)."""
+
+
+def predictive_variance(
+    K_test: NDArray,
+    prior_var: NDArray,
+    H_cho: tuple[NDArray, bool],
+    *,
+    fit_intercept: bool,
+) -> NDArray[np.float64]:
+    r"""Error bars of the LS-SVM regressor seen as a Gaussian process, (3.60).
+
+    .. math:: \sigma^2(x) = \nu - \theta^T C_N^{-1} \theta
+        \ \left[ + \frac{(1 - 1_v^T C_N^{-1}\theta)^2}{1_v^T C_N^{-1} 1_v}
+        \text{ with the bias} \right]
+
+    with C_N = H = Omega + I/gamma (the identification made after (3.63)); the
+    bias term is derived in the module docstring. Costs one triangular solve with
+    n_test right-hand sides, O(N^2 n_test).
+
+    Parameters
+    ----------
+    K_test : ndarray of shape (n_test, n_samples)
+        Row i is theta(x_i)^T = [K(x_i, x_1), ..., K(x_i, x_N)].
+    prior_var : ndarray of shape (n_test,)
+        Prior variances K(x_i, x_i), the nu of (3.55) (not the nu of (3.25)).
+    H_cho : tuple (c, lower)
+        Cholesky factor of C_N = Omega + I/gamma as returned by
+        ``scipy.linalg.cho_factor``: ``(U, False)`` with U^T U = C_N read from the
+        upper triangle of c, or ``(L, True)`` with L L^T = C_N from the lower one.
+        ``(KKTSolution.factor, False)`` of :func:`lssvm.solvers.solve_bordered_kkt`.
+    fit_intercept : bool
+        Whether the model has the bias b (3.32), with a flat prior: adds
+        (1 - p)^2 / s. False: the zero-bias model (3.62), formula (3.60).
+
+    Returns
+    -------
+    var : ndarray of shape (n_test,)
+        Posterior variance of the latent f(x_i), without the noise 1/gamma.
+        Negatives from round-off are clipped to 0: silently above
+        -``NEGATIVE_VARIANCE_RTOL`` times the size of the cancelling terms, with a
+        :class:`NumericalWarning` below.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.linalg import cho_factor
+    >>> from lssvm.kernels import RBF
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> K, gamma = RBF(1.0)(X), 100.0
+    >>> H_cho = cho_factor(K + np.eye(3) / gamma)
+    >>> x = np.array([[1.0], [10.0]])  # a training point, and one far away
+    >>> var = predictive_variance(RBF(1.0)(x, X), np.ones(2), H_cho,
+    ...                           fit_intercept=False)
+    >>> bool(var[0] < 1 / gamma), float(np.round(var[1], 12))
+    (True, 1.0)
+
+    Source: Suykens et al. (2002), (3.54)-(3.63); [RW06] (2.42).
+    """
+    K_test, prior_var, c, lower = _check_inputs(K_test, prior_var, H_cho)
+    if not isinstance(fit_intercept, (bool, np.bool_)):
+        raise TypeError(
+            f"predictive_variance: fit_intercept must be a bool; got "
+            f"fit_intercept={fit_intercept!r}."
+        )
+    # V = U^{-T} theta (or L^{-1} theta), so that theta^T C_N^{-1} theta = ||V||^2
+    V = solve_triangular(
+        c, K_test.T, trans=0 if lower else 1, lower=lower, check_finite=False
+    )  # (n_samples, n_test)
+    q = np.einsum("ij,ij->j", V, V)  # theta^T C_N^{-1} theta
+    var = prior_var - q  # (3.60)
+    extra = np.zeros_like(var)
+    if fit_intercept:
+        w = solve_triangular(
+            c, np.ones(c.shape[0]), trans=0 if lower else 1, lower=lower,
+            check_finite=False,
+        )  # fmt: skip
+        s = w @ w  # 1^T C_N^{-1} 1, the s of (3.25)
+        p = w @ V  # 1^T C_N^{-1} theta
+        extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW06] (2.42)
+        var += extra
+    return _clip_round_off(var, np.abs(prior_var) + q + extra)
+
+
+def _check_inputs(K_test, prior_var, H_cho):
+    K_test = np.asarray(K_test, dtype=np.float64)
+    prior_var = np.asarray(prior_var, dtype=np.float64)
+    if K_test.ndim != 2:
+        raise ValueError(
+            f"predictive_variance: K_test must be 2-D, of shape (n_test, n_samples); "
+            f"got shape {K_test.shape}."
+        )
+    if prior_var.shape != (K_test.shape[0],):
+        raise ValueError(
+            f"predictive_variance: prior_var must have shape (n_test,) = "
+            f"({K_test.shape[0]},), one K(x, x) per row of K_test; got shape "
+            f"{prior_var.shape}."
+        )
+    if not (isinstance(H_cho, tuple) and len(H_cho) == 2):
+        raise TypeError(
+            "predictive_variance: H_cho must be a tuple (c, lower) as returned by "
+            f"scipy.linalg.cho_factor; got {type(H_cho).__name__}."
+        )
+    c, lower = np.asarray(H_cho[0], dtype=np.float64), bool(H_cho[1])
+    n = K_test.shape[1]
+    if c.shape != (n, n):
+        raise ValueError(
+            f"predictive_variance: the Cholesky factor must have shape (n_samples, "
+            f"n_samples) = ({n}, {n}) to match K_test; got shape {c.shape}."
+        )
+    return K_test, prior_var, c, lower
+
+
+def _clip_round_off(var, scale):
+    """Clip negatives to 0; warn for those beyond round-off of the terms' size."""
+    bad = var < -NEGATIVE_VARIANCE_RTOL * scale
+    if np.any(bad):
+        warnings.warn(
+            f"Predictive variance negative at {int(bad.sum())} of {var.size} points "
+            f"(down to {var.min():.1e}), beyond round-off (tol "
+            f"{NEGATIVE_VARIANCE_RTOL:.0e} relative); clipped to 0. Omega + I/gamma "
+            f"is ill-conditioned (decrease gamma) or the kernel is not positive "
+            f"semi-definite.",
+            NumericalWarning,
+            stacklevel=3,
+        )
+    return np.maximum(var, 0.0)

@@ -1,0 +1,287 @@
+"""The Gaussian-process view (3.54)-(3.63): mean and error bars of LS-SVM regression.
+
+Without bias the LS-SVM is scikit-learn's GaussianProcessRegressor; with the bias b
+(flat prior) its variance is checked against the bordered KKT matrix (ordinary
+kriging) and against the limit of a GP with covariance K + c as c grows.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.linalg import cho_factor
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process import kernels as sk_kernels
+
+import lssvm._base
+from lssvm import LSSVMRegressor
+from lssvm.gp import NEGATIVE_VARIANCE_RTOL, NumericalWarning, predictive_variance
+from lssvm.kernels import RBF
+from lssvm.kkt import kkt_matrix
+
+ATOL_GP = 1e-8  # LS-SVM against scikit-learn's GP: two Cholesky solves, round-off
+RTOL_DENSE = 1e-10  # Cholesky formula against a dense solve of the same system
+SIGMA2 = 2.0
+GAMMA = 10.0
+
+
+@pytest.fixture
+def data(regression_data, rng):
+    X, y = regression_data
+    X_test = np.vstack([1.5 * rng.standard_normal((40, 3)), X[:5], [[8.0, 8.0, 8.0]]])
+    return X, y, X_test
+
+
+def _sklearn_gp(X, y, sigma2, gamma, constant=None):
+    """GP with K(x, z) = exp(-||x - z||^2 / sigma2) (+ constant), noise 1/gamma.
+
+    scikit-learn's RBF is exp(-||x - z||^2 / (2 l^2)), so l^2 = sigma2 / 2.
+    """
+    kernel = sk_kernels.RBF(
+        length_scale=np.sqrt(sigma2 / 2), length_scale_bounds="fixed"
+    )
+    if constant is not None:
+        kernel = (
+            sk_kernels.ConstantKernel(constant, constant_value_bounds="fixed") + kernel
+        )
+    gp = GaussianProcessRegressor(
+        kernel=kernel, alpha=1.0 / gamma, optimizer=None, normalize_y=False
+    )
+    return gp.fit(X, y)
+
+
+# -- zero bias: (3.60) and (3.63) are scikit-learn's GP --------------------------------
+
+
+@pytest.mark.parametrize("gamma", [0.5, GAMMA, 1e4])
+@pytest.mark.parametrize("sigma2", [0.5, SIGMA2])
+def test_no_bias_equals_sklearn_gp(data, sigma2, gamma):
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=gamma, sigma2=sigma2, fit_intercept=False).fit(X, y)
+    mean, std = reg.predict(X_test, return_std=True)
+    gp_mean, gp_std = _sklearn_gp(X, y, sigma2, gamma).predict(X_test, return_std=True)
+    np.testing.assert_allclose(mean, gp_mean, rtol=0, atol=ATOL_GP)  # (3.63)
+    np.testing.assert_allclose(std, gp_std, rtol=0, atol=ATOL_GP)  # (3.60)
+    np.testing.assert_array_equal(mean, reg.predict(X_test))
+
+
+def test_kernel_conversion_is_checked(data):
+    # The factor 2 matters: l^2 = sigma2 (instead of sigma2 / 2) gives another GP.
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2, fit_intercept=False).fit(X, y)
+    wrong = _sklearn_gp(X, y, 2 * SIGMA2, GAMMA)
+    assert np.abs(reg.predict(X_test) - wrong.predict(X_test)).max() > 1e-2
+
+
+def test_no_bias_variance_against_dense_formula(data):
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2, fit_intercept=False).fit(X, y)
+    theta = reg.kernel_(X_test, X)
+    C = reg.kernel_(X) + np.eye(len(X)) / GAMMA  # C_N of (3.55), (3.63)
+    var = 1.0 - np.einsum("ij,ji->i", theta, np.linalg.solve(C, theta.T))  # (3.60)
+    _, std = reg.predict(X_test, return_std=True)
+    np.testing.assert_allclose(std**2, var, rtol=RTOL_DENSE, atol=RTOL_DENSE)
+
+
+# -- with the bias: a flat prior on b --------------------------------------------------
+
+
+def test_bias_variance_equals_bordered_kkt_formula(data):
+    # nu - [1; theta]^T A^{-1} [1; theta], A the KKT matrix of (3.32): (3.60) with
+    # C_N replaced by A (ordinary kriging).
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)
+    A = kkt_matrix(reg.kernel_(X), GAMMA, np.ones(len(X)))
+    T = np.c_[np.ones(len(X_test)), reg.kernel_(X_test, X)]  # rows [1, theta^T]
+    var = 1.0 - np.einsum("ij,ji->i", T, np.linalg.solve(A, T.T))
+    _, std = reg.predict(X_test, return_std=True)
+    np.testing.assert_allclose(std**2, var, rtol=RTOL_DENSE, atol=RTOL_DENSE)
+
+
+def test_bias_variance_equals_explicit_basis_formula(data):
+    # [RW06] (2.42) with h(x) = 1, computed densely from its own definitions.
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)
+    C = reg.kernel_(X) + np.eye(len(X)) / GAMMA
+    Ks = reg.kernel_(X, X_test)  # (N, n_test)
+    H = np.ones((1, len(X)))
+    R = np.ones((1, len(X_test))) - H @ np.linalg.solve(C, Ks)
+    cov = (
+        reg.kernel_(X_test)
+        - Ks.T @ np.linalg.solve(C, Ks)
+        + R.T @ np.linalg.solve(H @ np.linalg.solve(C, H.T), R)
+    )
+    _, std = reg.predict(X_test, return_std=True)
+    np.testing.assert_allclose(std**2, np.diag(cov), rtol=RTOL_DENSE, atol=RTOL_DENSE)
+
+
+def test_gp_with_constant_kernel_converges_to_the_bias_model(data):
+    # b ~ N(0, c): the GP with covariance K + c. Its variance is nu - q +
+    # (1 - p)^2 / (s + 1/c), so it approaches the flat-prior formula as O(1/c);
+    # its mean approaches the LS-SVM model (3.34) with bias.
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)
+    mean, std = reg.predict(X_test, return_std=True)
+    var_gaps, mean_gaps = [], []
+    for c in (1e1, 1e3, 1e5):
+        gp_mean, gp_std = _sklearn_gp(X, y, SIGMA2, GAMMA, constant=c).predict(
+            X_test, return_std=True
+        )
+        var_gaps.append(np.abs(gp_std**2 - std**2).max())
+        mean_gaps.append(np.abs(gp_mean - mean).max())
+        assert np.all(gp_std**2 <= std**2 + ATOL_GP)  # a proper prior knows more
+    for gaps in (var_gaps, mean_gaps):
+        assert 50 < gaps[0] / gaps[1] < 200 and 50 < gaps[1] / gaps[2] < 200  # O(1/c)
+    assert var_gaps[-1] < 1e-5 and mean_gaps[-1] < 1e-5
+
+
+def test_bias_adds_variance(data):
+    # (1 - p)^2 / s >= 0: not knowing b can only widen the error bars; the latent
+    # variance never exceeds the prior one without the bias.
+    X, y, X_test = data
+    _, with_b = (
+        LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2)
+        .fit(X, y)
+        .predict(X_test, return_std=True)
+    )
+    _, without = (
+        LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2, fit_intercept=False)
+        .fit(X, y)
+        .predict(X_test, return_std=True)
+    )
+    assert np.all(with_b >= without - 1e-15)
+    assert np.all(without <= 1.0 + 1e-15)  # prior variance K(x, x) = 1
+    assert with_b[-1] > 1.0 and without[-1] == pytest.approx(1.0, abs=1e-12)
+
+
+# -- properties ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+@pytest.mark.parametrize("gamma", [1e-2, 1.0, 1e3, 1e8])
+def test_variance_is_non_negative(data, kernel, gamma, fit_intercept):
+    X, y, X_test = data
+    reg = LSSVMRegressor(
+        kernel=kernel, gamma=gamma, sigma2=SIGMA2, degree=2, fit_intercept=fit_intercept
+    ).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # round-off stays within the silent tolerance
+        _, std = reg.predict(np.vstack([X_test, X]), return_std=True)
+    assert np.all(np.isfinite(std)) and np.all(std >= 0)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_zero_noise_limit_interpolates(regression_data, fit_intercept):
+    # gamma -> infinity: noise 1/gamma -> 0, the mean interpolates, the error bars
+    # at the training points shrink to 0 (here as 1/sqrt(gamma)).
+    X, y = regression_data
+    stds = []
+    for gamma in (1e2, 1e4, 1e6, 1e8):
+        reg = LSSVMRegressor(gamma=gamma, sigma2=1.0, fit_intercept=fit_intercept)
+        mean, std = reg.fit(X, y).predict(X, return_std=True)
+        stds.append(std.max())
+    assert all(later < 0.2 * earlier for earlier, later in zip(stds, stds[1:]))
+    assert stds[-1] < 2e-4
+    np.testing.assert_allclose(mean, y, rtol=0, atol=1e-5)
+
+
+def test_multi_output_std_is_shared(regression_data, rng):
+    X, y = regression_data
+    Y = np.c_[y, 2.0 * y - 1.0, np.cos(X[:, 0])]
+    X_test = rng.standard_normal((10, 3))
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, Y)
+    mean, std = reg.predict(X_test, return_std=True)
+    assert mean.shape == (10, 3) and std.shape == (10,)
+    one_mean, one_std = (
+        LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2)
+        .fit(X, Y[:, 1])
+        .predict(X_test, return_std=True)
+    )
+    np.testing.assert_allclose(std, one_std, rtol=1e-12)
+    np.testing.assert_allclose(mean[:, 1], one_mean, rtol=1e-10)
+
+
+def test_std_in_blocks(data, monkeypatch):
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)
+    expected = reg.predict(X_test, return_std=True)
+    monkeypatch.setattr(lssvm._base, "_PREDICT_BLOCK_ENTRIES", 7 * len(X))  # 7 rows
+    for got, want in zip(reg.predict(X_test, return_std=True), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+def test_refit_replaces_the_factor(data):
+    X, y, X_test = data
+    reg = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X[:30], y[:30])
+    reg.fit(X, y)
+    fresh = LSSVMRegressor(gamma=GAMMA, sigma2=SIGMA2).fit(X, y)
+    np.testing.assert_array_equal(
+        reg.predict(X_test, return_std=True)[1],
+        fresh.predict(X_test, return_std=True)[1],
+    )
+
+
+# -- predictive_variance ---------------------------------------------------------------
+
+
+def test_function_accepts_upper_and_lower_factors(data):
+    X, _, X_test = data
+    kernel = RBF(SIGMA2)
+    C = kernel(X) + np.eye(len(X)) / GAMMA
+    theta, nu = kernel(X_test, X), kernel.diag(X_test)
+    for fit_intercept in (True, False):
+        upper = predictive_variance(
+            theta, nu, cho_factor(C, lower=False), fit_intercept=fit_intercept
+        )
+        lower = predictive_variance(
+            theta, nu, cho_factor(C, lower=True), fit_intercept=fit_intercept
+        )
+        np.testing.assert_allclose(upper, lower, rtol=1e-12, atol=1e-15)
+
+
+def test_round_off_negatives_clipped_silently():
+    # C = [1], theta = [1]: q = 1, so nu = 1 - 1e-16 gives var = -1.1e-16.
+    H_cho = (np.array([[1.0]]), False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        var = predictive_variance(
+            np.array([[1.0]]), np.array([1.0 - 1e-16]), H_cho, fit_intercept=False
+        )
+    assert var[0] == 0.0
+
+
+def test_large_negatives_warn_and_clip():
+    # A prior variance below theta^T C^{-1} theta: not a covariance (nu = 0.5).
+    H_cho = (np.array([[1.0]]), False)
+    with pytest.warns(NumericalWarning, match="negative at 1 of 2 points"):
+        var = predictive_variance(
+            np.array([[1.0], [0.5]]), np.array([0.5, 0.5]), H_cho, fit_intercept=False
+        )
+    np.testing.assert_array_equal(var, [0.0, 0.25])
+    assert issubclass(NumericalWarning, UserWarning)
+    assert NEGATIVE_VARIANCE_RTOL < 1e-6
+
+
+@pytest.mark.parametrize(
+    "args, error, match",
+    [
+        ((np.ones(3), np.ones(3), (np.eye(3), False)), ValueError, "must be 2-D"),
+        ((np.ones((2, 3)), np.ones(3), (np.eye(3), False)), ValueError, "prior_var"),
+        ((np.ones((2, 3)), np.ones(2), np.eye(3)), TypeError, "tuple"),
+        ((np.ones((2, 3)), np.ones(2), (np.eye(4), False)), ValueError, r"\(3, 3\)"),
+    ],
+)
+def test_bad_inputs_raise(args, error, match):
+    with pytest.raises(error, match=match):
+        predictive_variance(*args, fit_intercept=True)
+
+
+def test_fit_intercept_is_required_and_boolean():
+    args = (np.ones((1, 1)), np.ones(1), (np.eye(1), False))
+    with pytest.raises(TypeError):
+        predictive_variance(*args)
+    with pytest.raises(TypeError, match="fit_intercept must be a bool"):
+        predictive_variance(*args, fit_intercept="yes")
