@@ -6,7 +6,7 @@ part; ``LSSVMClassifierCV(search="shrinking", targets=...)``, RBF kernel, 10-fol
 closed-form CV; test accuracy), on the nine binary sets of Table 3.1 available
 offline (:data:`lssvm.datasets.BINARY_SETS`; adu is not included). Writes
 ``benchmarks/results/table_3_3_fisher.json`` with the book's RBF rows, read by the
-Fisher chapter. Regenerate (about 10 minutes on one core) with::
+Fisher chapter. Regenerate (about 2 minutes on one core) with::
 
     export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     .venv/bin/python benchmarks/table_3_3_fisher.py
