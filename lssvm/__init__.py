@@ -9,7 +9,14 @@ The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 
 from .classifier import LSSVMClassifier
 from .regressor import LSSVMRegressor
+from .rls_svm import RLSSVMClassifier
 from .tuned import LSSVMClassifierCV, LSSVMRegressorCV
 
-__all__ = ["LSSVMClassifier", "LSSVMRegressor", "LSSVMClassifierCV", "LSSVMRegressorCV"]
+__all__ = [
+    "LSSVMClassifier",
+    "LSSVMRegressor",
+    "LSSVMClassifierCV",
+    "LSSVMRegressorCV",
+    "RLSSVMClassifier",
+]
 __version__ = "0.1.0"

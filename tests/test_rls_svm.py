@@ -1,0 +1,185 @@
+"""Tests of lssvm.rls_svm: the L2-loss SVM (6) by the RLS iteration of [Peng16]."""
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lssvm.rls_svm import RLSSVMClassifier, solve_on_support
+
+
+def _data(seed=0, n=80, noise=0.6):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + noise * rng.standard_normal(n) > 0, 7, 3)
+    return X, y
+
+
+def _primal_linear(X, y_pm, C):
+    """Independent minimiser of (6) over (w, b), b unregularised: L-BFGS-B."""
+
+    def fun(p):
+        w, b = p[:-1], p[-1]
+        e = np.maximum(0.0, 1.0 - y_pm * (X @ w + b))
+        g = -2.0 * C * e * y_pm
+        return w @ w + C * e @ e, np.append(2.0 * w + X.T @ g, g.sum())
+
+    res = minimize(
+        fun,
+        np.zeros(X.shape[1] + 1),
+        jac=True,
+        method="L-BFGS-B",
+        options={"gtol": 1e-12, "ftol": 1e-15, "maxiter": 10000},
+    )
+    return res.x[:-1], res.x[-1], res.fun
+
+
+def test_table1_toy_problem():
+    # Section 6.1 and Table 1, RLSSVM column, C = 10000
+    X = np.array([[1.1, 1.0], [1.0, 1.0], [0.0, 0.0], [-0.1, 0.0]])
+    y = np.array([1, 1, -1, -1])
+    clf = RLSSVMClassifier(C=1e4, kernel="linear").fit(X, y)
+    assert clf.support_.tolist() == [1, 2]  # "SVs 2,3"
+    np.testing.assert_allclose(np.round(clf.dual_coef_, 4), [0.9999, -0.9999])
+    assert round(clf.b_, 4) == -0.9999
+    w = clf.support_vectors_.T @ clf.dual_coef_
+    assert round(float(w @ w), 4) == 1.9996
+    l2_loss = float(np.sum(np.maximum(clf.e_, 0.0) ** 2))
+    assert float(f"{l2_loss:.4e}") == 1.9996e-8
+    printed = [-9.9890e-2, 9.9990e-5, 9.9990e-5, -9.9890e-2]
+    assert [float(f"{e:.4e}") for e in clf.e_] == printed
+    # (53): theta = C e_S; (51): sum y theta = 0
+    np.testing.assert_allclose(clf.theta_, 1e4 * clf.e_[clf.support_])
+    assert abs(clf.dual_coef_.sum()) < 1e-12
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_linear_matches_primal_lbfgs(C):
+    X, y = _data()
+    clf = RLSSVMClassifier(C=C, kernel="linear").fit(X, y)
+    y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
+    w_ref, b_ref, J_ref = _primal_linear(X, y_pm, C)
+    w = clf.support_vectors_.T @ clf.dual_coef_  # (52)
+    np.testing.assert_allclose(w, w_ref, atol=1e-6)
+    np.testing.assert_allclose(clf.b_, b_ref, atol=1e-6)
+    np.testing.assert_allclose(clf.objective_, J_ref, rtol=1e-10)
+    np.testing.assert_allclose(clf.objective_, clf.theta_.sum(), rtol=1e-10)  # (56)
+
+
+def test_linear_matches_sklearn_linear_svc():
+    # sklearn: 1/2 w^T w + C_sk sum sq_hinge = (w^T w + 2 C_sk sum sq_hinge) / 2, so
+    # C_sk = C / 2. LinearSVC penalises the intercept (as a feature of value
+    # intercept_scaling): a large intercept_scaling makes that penalty negligible,
+    # hence the loose tolerance of 1e-3.
+    X, y = _data(seed=1)
+    C = 2.0
+    clf = RLSSVMClassifier(C=C, kernel="linear").fit(X, y)
+    svc = LinearSVC(
+        loss="squared_hinge",
+        penalty="l2",
+        dual=False,
+        C=C / 2,
+        intercept_scaling=1e3,
+        tol=1e-10,
+        max_iter=100000,
+    ).fit(X, y)
+    w = clf.support_vectors_.T @ clf.dual_coef_
+    np.testing.assert_allclose(w, svc.coef_[0], atol=1e-3)
+    np.testing.assert_allclose(clf.b_, svc.intercept_[0], atol=1e-3)
+
+
+def test_rbf_matches_primal_in_kernel_expansion():
+    # f = K a + b, objective a^T K a + C sum max(0, 1 - y f)^2. With K = U L U^T and
+    # a = U L^{-1/2} c this is the linear problem (6) in the features Z = U L^{1/2}
+    # (c^T c + C sum sq_hinge), which L-BFGS-B solves without K's ill-conditioning.
+    X, y = _data(seed=2, n=60)
+    C, sigma2 = 1.0, 2.0
+    clf = RLSSVMClassifier(C=C, kernel="rbf", sigma2=sigma2).fit(X, y)
+    y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
+    K = clf.kernel_(X, X)
+    lam, U = np.linalg.eigh(K)
+    Z = U * np.sqrt(np.maximum(lam, 0.0))
+    c, b_ref, J_ref = _primal_linear(Z, y_pm, C)
+    np.testing.assert_allclose(clf.decision_function(X), Z @ c + b_ref, atol=1e-5)
+    np.testing.assert_allclose(clf.b_, b_ref, atol=1e-5)
+    np.testing.assert_allclose(clf.objective_, J_ref, rtol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "params", [{"kernel": "linear"}, {"kernel": "rbf"}, {"kernel": "poly", "C": 0.1}]
+)
+def test_optimality_conditions_and_objective_decrease(params):
+    X, y = _data(seed=3, n=120)
+    clf = RLSSVMClassifier(**params).fit(X, y)
+    assert clf.converged_
+    opt = clf.optimality(X, y)
+    assert opt.min_error_support > 0 and opt.max_error_outside <= 0
+    assert opt.holds(tol=1e-8)
+    np.testing.assert_allclose(clf.theta_, clf.C * clf.e_[clf.support_])  # (53)
+    assert np.all(clf.theta_ > 0)  # (54)
+    assert abs(clf.dual_coef_.sum()) < 1e-10  # (51)
+    path = clf.objective_path_
+    assert len(path) == clf.n_iter_
+    assert np.all(np.diff(path) <= 1e-10 * path[0])
+
+
+def test_solve_on_support_matches_inverse_formula():
+    rng = np.random.default_rng(4)
+    G = rng.standard_normal((6, 3))
+    K, y_S, C = G @ G.T, np.array([1.0, -1, 1, 1, -1, -1]), 3.0
+    A_inv = np.linalg.inv(K + np.eye(6) / C)
+    b = (A_inv @ y_S).sum() / A_inv.sum()  # (48)
+    theta = y_S * (A_inv @ (y_S - b))
+    theta_got, b_got = solve_on_support(K, y_S, C)
+    np.testing.assert_allclose(theta_got, theta, rtol=1e-10)
+    np.testing.assert_allclose(b_got, b, rtol=1e-10)
+
+
+def test_labels_any_two_values_and_predict():
+    X, y = _data(seed=5)
+    labels = np.array(["no", "yes"])[(y == 7).astype(int)]
+    clf = RLSSVMClassifier(kernel="linear").fit(X, labels)
+    assert clf.classes_.tolist() == ["no", "yes"]
+    f = clf.decision_function(X)
+    np.testing.assert_array_equal(clf.predict(X), np.where(f > 0, "yes", "no"))
+    assert clf.score(X, labels) > 0.8
+
+
+def test_max_iter_warns():
+    X, y = _data(seed=6)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        clf = RLSSVMClassifier(max_iter=1).fit(X, y)
+    assert not clf.converged_ and clf.n_iter_ == 1
+
+
+@pytest.mark.parametrize("C", [0, -1.0, np.inf, "1", None])
+def test_bad_regularisation_constant_raises(C):
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"RLSSVMClassifier: C must be a positive"):
+        RLSSVMClassifier(C=C).fit(X, y)
+
+
+@pytest.mark.parametrize("max_iter", [0, 1.5, True])
+def test_bad_max_iter_raises(max_iter):
+    X, y = _data()
+    with pytest.raises(ValueError, match="max_iter must be a positive integer"):
+        RLSSVMClassifier(max_iter=max_iter).fit(X, y)
+
+
+def test_more_than_two_classes_raises():
+    X, _ = _data()
+    with pytest.raises(
+        ValueError, match="Only binary classification is supported; got 3 classes"
+    ):
+        RLSSVMClassifier().fit(X, np.arange(len(X)) % 3)
+
+
+def test_binary_tag():
+    assert RLSSVMClassifier().__sklearn_tags__().classifier_tags.multi_class is False
+
+
+@parametrize_with_checks([RLSSVMClassifier()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
