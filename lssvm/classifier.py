@@ -41,10 +41,23 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
     Parameters
     ----------
-    gamma, kernel, sigma2, degree, tau, solver, tol
-        See :class:`lssvm._base.LSSVMBase`: regularization constant of (3.1), kernel
-        (RBF width ``sigma2`` as in (3.13)), and the KKT solver ("direct", "cg":
-        matrix-free preconditioned CG, or "auto") with its CG tolerance.
+    gamma : float, default=1.0
+        Regularization constant of (3.1): the weight of the squared errors.
+    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``.
+    sigma2 : float or array, default=1.0
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); one value per input
+        gives the ARD kernel.
+    degree : int, default=3
+        Degree d of the polynomial kernel (x^T z + tau)^d.
+    tau : float, default=1.0
+        Offset of the polynomial kernel.
+    solver : {"direct", "cg", "auto"}, default="direct"
+        "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
+        (3.25) with matrix-free kernel products and a Nystrom preconditioner;
+        "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
+    tol : float, default=1e-10
+        CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
         False drops the bias of every bit: ``b_ = 0`` and (Omega + I/gamma) alpha = 1_v,
         the classifier's (3.5) without its border (cf. (3.62)).
