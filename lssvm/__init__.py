@@ -3,7 +3,8 @@
 Public estimators are re-exported here; everything else is reached by module
 (``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.operators``,
 ``lssvm.tuning``, ``lssvm.search``, ``lssvm.multiclass``, ``lssvm.fisher``,
-``lssvm.evaluation``, ``lssvm.datasets``).
+``lssvm.gp``, ``lssvm.timeseries``, ``lssvm.rls_svm``, ``lssvm.evaluation``,
+``lssvm.datasets``).
 The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 """
 
