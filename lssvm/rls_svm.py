@@ -27,10 +27,33 @@ on S (Step 3), recompute all errors, let S = {k: e_k > 0} (Step 4, (10)), and st
 S no longer changes (Step 5). S is optimal exactly when the errors of (48) satisfy
 :math:`e_S > 0` and :math:`e_0 \le 0`: the gradient of (6) then vanishes.
 
-This first version refactors :math:`C^{-1} I_S + K_{SS}` by a fresh Cholesky
-factorisation at every iteration and evaluates :math:`K(X, X_S)` anew; the reuse of the
-factor across iterations by permutations (61)-(64) and the cap n_SVmax of section 5.3
-are not implemented.
+Reuse of the factor between iterations (sections 5.2-5.3, (61)-(64)). With
+``reuse_factor=True`` the lower Cholesky factor L of :math:`A_S` (the paper's
+:math:`L D L^T` of (61) with :math:`D^{1/2}` folded into L) and the kernel columns
+:math:`K(X, X_S)` are kept from one iteration to the next. As in the last paragraph of
+5.3, the new support set is ordered with the common support vectors first: the leading
+block of points of the old order up to the first removed point (the set R) is kept
+unchanged, so its factor rows are kept as they are; this replaces the pairwise switches
+(63)-(64) by the equivalent re-ordering that moves the removed points to the end and
+drops them. The remaining ("trailing") points, the kept ones after the first removed
+point and the added set P, are factorised by (61) from the Schur complement
+:math:`A_{TT} - L_{TH} L_{TH}^T`, where the rows :math:`L_{TH}` of kept points are
+read off the old factor and those of added points come from one triangular solve with
+the kept leading block. Only the columns :math:`K(X, X_P)` of added points are
+evaluated. The trailing points are ordered by decreasing error, so that the points
+most likely to leave S next time (the small errors) sit at the end of the factor and
+the next kept block is long. When :math:`|R| + |P| > |S|/4` (and on the first solve) the
+factor is computed afresh by (61) (the kernel columns of kept points are still reused).
+The results agree with the fresh factorisation of every iteration
+(``reuse_factor=False``) to rounding.
+
+The cap :math:`n_{SVMax}` of section 5.3 (``n_sv_max``): when it is smaller than N the
+initial S (Step 1) is a stratified sample of ``n_sv_max`` points, each class
+contributing in proportion to its size (drawn with ``random_state``), and at Step 4 at
+most ``n_sv_max`` points with positive errors are kept, those with the largest errors.
+The solution of (6) is unaffected as long as the cap is not smaller than its number of
+support vectors. If the cap binds at the end (points with positive error are left
+out of S), the result is not the minimiser of (6) and a ConvergenceWarning is issued.
 
 Notation: the paper writes the Gaussian kernel :math:`\exp(-\gamma \|x - z\|^2)`; here
 the RBF kernel is :math:`\exp(-\|x - z\|^2 / \sigma^2)` (3.13), so
@@ -47,16 +70,20 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, cholesky, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_classes, check_positive
 from .kernels import make_kernel
 
-__all__ = ["RLSSVMClassifier", "solve_on_support", "Optimality"]
+__all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
+
+# Above this fraction of |S| changed (|R| + |P|), the factor is computed afresh.
+_MAX_CHANGE_FOR_REUSE = 0.25
 
 
 def solve_on_support(K_SS, y_S, C):
@@ -90,6 +117,63 @@ def solve_on_support(K_SS, y_S, C):
     return theta, float(b)
 
 
+def update_cholesky(L, order, new_order, rows):
+    """Lower Cholesky factor of A[new][:, new] from that of A[order][:, order].
+
+    Sections 5.2-5.3 of [Peng16]: the points ``order[:p]`` of the longest common
+    prefix of ``order`` and ``new_order`` keep their rows of L (the permutation (64)
+    that moves removed points behind the kept ones leaves these rows unchanged). For the
+    trailing points T = ``new_order[p:]`` the rows L_TH on the kept block H come from L
+    (points of ``order``) or from a triangular solve L_HH L_TH^T = A_HT (added
+    points), and L_TT is the Cholesky factor (61) of the Schur complement
+    A_TT - L_TH L_TH^T.
+
+    Parameters
+    ----------
+    L : ndarray of shape (n_old, n_old)
+        Lower Cholesky factor of A[order][:, order].
+    order, new_order : ndarray of int
+        Global indices of the old and new sets, in factor order.
+    rows : callable
+        ``rows(idx)`` returns A[idx][:, new_order] for an index array ``idx``.
+
+    Returns
+    -------
+    L_new : ndarray of shape (n_new, n_new)
+
+    >>> A = np.array([[4.0, 2, 0], [2, 5, 1], [0, 1, 3]])
+    >>> L = np.linalg.cholesky(A[:2, :2])
+    >>> new = np.array([0, 2])
+    >>> L_new = update_cholesky(L, np.array([0, 1]), new, lambda i: A[i][:, new])
+    >>> np.allclose(L_new, np.linalg.cholesky(A[np.ix_(new, new)]))
+    True
+    """
+    order, new_order = np.asarray(order), np.asarray(new_order)
+    n_common = min(len(order), len(new_order))
+    differ = np.flatnonzero(order[:n_common] != new_order[:n_common])
+    p = int(differ[0]) if len(differ) else n_common
+    tail = new_order[p:]
+    L_new = np.zeros((len(new_order), len(new_order)))
+    L_new[:p, :p] = L[:p, :p]
+    if len(tail) == 0:
+        return L_new
+    old_pos = np.full(int(max(order.max(initial=-1), tail.max())) + 1, -1)
+    old_pos[order] = np.arange(len(order))
+    pos = old_pos[tail]
+    kept = pos >= 0
+    A_T = rows(tail)  # A[T][:, new_order]
+    L_TH = np.empty((len(tail), p))
+    L_TH[kept] = L[pos[kept], :p]
+    if p and (~kept).any():
+        L_TH[~kept] = solve_triangular(
+            L[:p, :p], A_T[~kept, :p].T, lower=True, check_finite=False
+        ).T
+    schur = A_T[:, p:] - L_TH @ L_TH.T  # Schur complement of the kept block H
+    L_new[p:, :p] = L_TH
+    L_new[p:, p:] = cholesky(schur, lower=True, check_finite=False)  # (61)
+    return L_new
+
+
 class Optimality(NamedTuple):
     """Optimality conditions of (6) at a fitted model, on its training data.
 
@@ -112,6 +196,35 @@ class Optimality(NamedTuple):
             and self.gradient_w_norm <= tol
             and abs(self.gradient_b) <= tol
         )
+
+
+def _check_n_sv_max(value, owner):
+    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if value is not None and not (ok and value >= 2):
+        raise ValueError(
+            f"{type(owner).__name__}: n_sv_max must be None or an integer >= 2; "
+            f"got n_sv_max={value!r}."
+        )
+
+
+def _stratified_initial_set(y_pm, n_sv_max, rng):
+    """Step 1 with a cap (section 5.3): a uniform fraction of each class."""
+    classes = [np.flatnonzero(y_pm < 0), np.flatnonzero(y_pm > 0)]
+    sizes = np.array([len(c) for c in classes])
+    k_pos = int(round(n_sv_max * sizes[1] / len(y_pm)))
+    k_pos = min(max(k_pos, 1), n_sv_max - 1, sizes[1])
+    k_neg = min(n_sv_max - k_pos, sizes[0])
+    picked = [rng.choice(c, k, replace=False) for c, k in zip(classes, (k_neg, k_pos))]
+    return np.sort(np.concatenate(picked))
+
+
+def _select_support(e, n_sv_max):
+    """Step 4, (10): S = {k: e_k > 0}, at most n_sv_max of the largest errors (5.3)."""
+    candidates = np.flatnonzero(e > 0)
+    if n_sv_max is not None and len(candidates) > n_sv_max:
+        largest = np.argsort(-e[candidates], kind="stable")[:n_sv_max]
+        candidates = np.sort(candidates[largest])
+    return candidates
 
 
 def _check_max_iter(value, owner):
@@ -142,6 +255,19 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, default=100
         Maximum number of solves of (48) (Steps 2-5). If S still changes, or a set
         of indicators repeats (a cycle), a ConvergenceWarning is issued.
+    n_sv_max : int >= 2 or None, default=None
+        The cap n_SVMax of section 5.3: at most this many support vectors (those of
+        largest error) are kept at each Step 4, and when smaller than the number of
+        samples the initial S is a stratified sample of this size (each class in
+        proportion to its size). Without effect on the solution when not smaller than
+        its number of support vectors; if it binds at the end (positive errors left
+        out of S) the result is not optimal for (6) and a ConvergenceWarning is issued.
+    random_state : int, RandomState instance or None, default=0
+        Seeds the stratified initial sample (only used when ``n_sv_max`` < N).
+    reuse_factor : bool, default=True
+        Update the Cholesky factor of C^{-1} I + K_SS and the kernel columns from one
+        iteration to the next (sections 5.2-5.3, see :func:`update_cholesky`) rather
+        than recomputing both at every iteration. Same result to rounding.
 
     Attributes
     ----------
@@ -180,7 +306,17 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(
-        self, *, C=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, max_iter=100
+        self,
+        *,
+        C=1.0,
+        kernel="rbf",
+        sigma2=1.0,
+        degree=3,
+        tau=1.0,
+        max_iter=100,
+        n_sv_max=None,
+        random_state=0,
+        reuse_factor=True,
     ):
         self.C = C
         self.kernel = kernel
@@ -188,6 +324,9 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.tau = tau
         self.max_iter = max_iter
+        self.n_sv_max = n_sv_max
+        self.random_state = random_state
+        self.reuse_factor = reuse_factor
 
     def fit(self, X, y):
         """Iterate Steps 1-5 of section 5 until the support set S stops changing."""
@@ -197,6 +336,13 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
             self.C, "C", meaning="regularisation constant of (6)", owner=self
         )
         _check_max_iter(self.max_iter, self)
+        _check_n_sv_max(self.n_sv_max, self)
+        if not isinstance(self.reuse_factor, (bool, np.bool_)):
+            raise ValueError(
+                f"{type(self).__name__}: reuse_factor must be a bool; "
+                f"got reuse_factor={self.reuse_factor!r}."
+            )
+        rng = check_random_state(self.random_state)
         self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
         if len(self.classes_) > 2:
@@ -208,22 +354,38 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
-        self._iterate(X, y_pm, C)
+        if self.n_sv_max is not None and self.n_sv_max < len(y_pm):
+            support = _stratified_initial_set(y_pm, self.n_sv_max, rng)
+        else:
+            support = np.arange(len(y_pm))  # Step 1: s_k = 1 for all k
+        self._iterate(X, y_pm, C, support)
         return self
 
-    def _iterate(self, X, y_pm, C):
-        support = np.arange(len(y_pm))  # Step 1: s_k = 1 for all k
+    def _iterate(self, X, y_pm, C, support):
         seen = {support.tobytes()}
         path = []
         self.converged_ = False
+        state = None  # (order, L, K(X, X_order)) kept between iterations
+        e = None
         for n_iter in range(1, self.max_iter + 1):
-            solved = support
-            K_XS = self.kernel_(X, X[support])  # <X, X_S>
-            theta, b = solve_on_support(K_XS[support], y_pm[support], C)  # Step 3
-            e = 1.0 - y_pm * (K_XS @ (y_pm[support] * theta) + b)  # (57), (14)
-            e[support] = theta / C  # (53): exact on S
-            path.append(_objective(K_XS[support], y_pm[support], theta, e, C))
-            new = np.flatnonzero(e > 0)  # Step 4, (10)
+            if self.reuse_factor:
+                state = self._factor(X, y_pm, C, support, e, state)
+                order, L, K_XS = state
+                y_S = y_pm[order]
+                sol = cho_solve((L, True), np.column_stack([np.ones(len(order)), y_S]))
+                u, v = sol.T  # (58)
+                b = float(v.sum() / u.sum())  # (59)
+                theta = y_S * (v - b * u)
+            else:
+                order = support
+                K_XS = self.kernel_(X, X[support])  # <X, X_S>
+                y_S = y_pm[support]
+                theta, b = solve_on_support(K_XS[support], y_S, C)  # Step 3
+            e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # (57), (14)
+            e[order] = theta / C  # (53): exact on S
+            path.append(_objective(K_XS[order], y_S, theta, e, C))
+            solved, solved_theta = order, theta
+            new = _select_support(e, self.n_sv_max)  # Step 4, (10), 5.3
             if np.array_equal(new, support):  # Step 5
                 self.converged_ = True
                 break
@@ -245,13 +407,70 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=3,
             )
-        self.support_ = solved  # the set theta_ belongs to
+        if len(np.flatnonzero(e > 0)) > len(solved) >= (self.n_sv_max or np.inf):
+            warnings.warn(
+                f"{type(self).__name__}: the cap n_sv_max={self.n_sv_max} binds: "
+                f"{len(np.flatnonzero(e > 0)) - len(solved)} points with positive "
+                "error are outside S; the result is not optimal. Increase n_sv_max.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        rank = np.argsort(solved)
+        solved, theta = solved[rank], solved_theta[rank]
+        self.support_ = solved  # the set theta_ belongs to, increasing
         self.support_vectors_ = X[solved].copy()
         self.theta_, self.b_, self.e_ = theta, b, e
         self.dual_coef_ = y_pm[solved] * theta
         self.objective_ = path[-1]
         self.objective_path_ = np.array(path)
         self.n_iter_ = n_iter
+
+    def _factor(self, X, y_pm, C, support, e, state):
+        """Order, lower Cholesky factor of A_S and K(X, X_S) for the set ``support``.
+
+        Fresh (61) on the first solve or when |R| + |P| > |S_old| / 4; otherwise the
+        kept prefix of the old order is kept and the rest updated by
+        :func:`update_cholesky`. Points after the kept prefix are ordered by
+        decreasing error e (of the previous solve).
+        """
+        if state is None:
+            order = support
+            K_XS = self.kernel_(X, X[order])
+            A = K_XS[order]
+            A.flat[:: len(order) + 1] += 1.0 / C
+            return order, cholesky(A, lower=True, check_finite=False), K_XS
+        old, L, K_old = state
+        in_new = np.zeros(len(y_pm), dtype=bool)
+        in_new[support] = True
+        in_old = np.zeros(len(y_pm), dtype=bool)
+        in_old[old] = True
+        removed = ~in_new[old]
+        added = support[~in_old[support]]
+        p = int(np.argmax(removed)) if removed.any() else len(old)
+        fresh = removed.sum() + len(added) > _MAX_CHANGE_FOR_REUSE * len(old)
+        if fresh:
+            p = 0
+        head = old[:p]
+        rest = np.setdiff1d(support, head, assume_unique=True)
+        rest = rest[np.argsort(-e[rest], kind="stable")]
+        order = np.concatenate([head, rest])
+        # kernel columns: kept ones copied, only those of added points evaluated
+        col = np.full(len(y_pm), -1)
+        col[old] = np.arange(len(old))
+        K_XS = np.empty((len(y_pm), len(order)))
+        from_old = in_old[order]
+        K_XS[:, from_old] = K_old[:, col[order[from_old]]]
+        if (~from_old).any():
+            K_XS[:, ~from_old] = self.kernel_(X, X[order[~from_old]])
+
+        def rows(idx):
+            A = K_XS[idx]
+            A[idx[:, None] == order[None, :]] += 1.0 / C
+            return A
+
+        if fresh:
+            return order, cholesky(rows(order), lower=True, check_finite=False), K_XS
+        return order, update_cholesky(L, old, order, rows), K_XS
 
     def decision_function(self, X):
         """f(x) = <x, X_S> Y_S theta + b (49); > 0 for ``classes_[1]``."""

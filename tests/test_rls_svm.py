@@ -7,7 +7,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lssvm.rls_svm import RLSSVMClassifier, solve_on_support
+from lssvm.rls_svm import RLSSVMClassifier, solve_on_support, update_cholesky
 
 
 def _data(seed=0, n=80, noise=0.6):
@@ -180,6 +180,132 @@ def test_binary_tag():
     assert RLSSVMClassifier().__sklearn_tags__().classifier_tags.multi_class is False
 
 
-@parametrize_with_checks([RLSSVMClassifier()])
+def _spd(n, seed=7):
+    rng = np.random.default_rng(seed)
+    G = rng.standard_normal((n, 3))
+    return np.exp(-((G[:, None] - G[None]) ** 2).sum(-1)) + np.eye(n) / 10.0
+
+
+@pytest.mark.parametrize(
+    "new_order",
+    [
+        [0, 1, 2, 4, 5, 7, 8, 9],  # removals only (3, 6)
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 10],  # additions only
+        [0, 1, 3, 5, 6, 11, 7, 8, 9, 13],  # both, tail re-ordered
+        [9, 0, 1, 2, 3, 4, 5, 6, 7, 8],  # no common prefix: full refactor
+        [0, 1, 2, 3],  # truncation
+    ],
+)
+def test_update_cholesky_equals_fresh_factor(new_order):
+    A = _spd(14)
+    order, new_order = np.arange(10), np.array(new_order)
+    L = np.linalg.cholesky(A[np.ix_(order, order)])
+    L_new = update_cholesky(L, order, new_order, lambda i: A[i][:, new_order])
+    fresh = np.linalg.cholesky(A[np.ix_(new_order, new_order)])
+    np.testing.assert_allclose(L_new, fresh, atol=1e-10, rtol=0)
+    np.testing.assert_array_equal(L_new, np.tril(L_new))
+
+
+def test_update_cholesky_chain_of_updates():
+    A, rng = _spd(60, seed=8), np.random.default_rng(9)
+    order = rng.permutation(60)[:40]
+    L = np.linalg.cholesky(A[np.ix_(order, order)])
+    for _ in range(5):
+        keep = order[rng.random(len(order)) > 0.1]
+        out = np.setdiff1d(np.arange(60), keep)
+        new_order = np.concatenate([keep, rng.choice(out, 4, replace=False)])
+        L = update_cholesky(L, order, new_order, lambda i: A[i][:, new_order])
+        order = new_order
+        fresh = np.linalg.cholesky(A[np.ix_(order, order)])
+        np.testing.assert_allclose(L, fresh, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kernel": "linear", "C": 1.0},
+        {"kernel": "linear", "C": 100.0},
+        {"kernel": "rbf", "C": 10.0},
+        {"kernel": "rbf", "C": 1.0, "sigma2": 0.5},
+        {"kernel": "poly", "C": 0.1},
+    ],
+)
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_factor_reuse_matches_fresh_factor(params, seed):
+    C_of = lambda p: p.get("C", 1.0)  # noqa: E731
+    X, y = _data(seed=seed, n=300, noise=0.8)
+    fresh = RLSSVMClassifier(reuse_factor=False, **params).fit(X, y)
+    reuse = RLSSVMClassifier(reuse_factor=True, **params).fit(X, y)
+    assert fresh.converged_ and reuse.converged_
+    np.testing.assert_array_equal(reuse.support_, fresh.support_)
+    # 1e-10 relative to the size of theta (= C e_S, up to ~C): with the linear kernel
+    # and C = 100, A_S = I / C + K_SS has condition ~1e4 and theta ~1e2, so two exact
+    # factorisations in different orders differ by ~1e-10 absolute.
+    scale = max(1.0, np.abs(fresh.theta_).max())
+    np.testing.assert_allclose(reuse.theta_, fresh.theta_, atol=1e-10 * scale, rtol=0)
+    assert abs(reuse.b_ - fresh.b_) < 1e-10
+    np.testing.assert_allclose(reuse.e_, fresh.e_, atol=1e-10 * scale / C_of(params))
+    assert reuse.n_iter_ == fresh.n_iter_
+    np.testing.assert_allclose(reuse.objective_path_, fresh.objective_path_, rtol=1e-10)
+
+
+def test_n_sv_max_large_enough_gives_the_same_solution():
+    X, y = _data(seed=4, n=300, noise=0.8)
+    full = RLSSVMClassifier(C=10.0).fit(X, y)
+    n_sv = len(full.support_)
+    for reuse in (False, True):
+        capped = RLSSVMClassifier(C=10.0, n_sv_max=n_sv + 20, reuse_factor=reuse)
+        capped.fit(X, y)
+        assert capped.converged_
+        np.testing.assert_array_equal(capped.support_, full.support_)
+        np.testing.assert_allclose(capped.theta_, full.theta_, atol=1e-8)
+        assert capped.optimality(X, y).holds(tol=1e-7)
+
+
+def test_n_sv_max_stratified_initial_set(monkeypatch):
+    import lssvm.rls_svm as module
+
+    X, y = _data(seed=5, n=200)
+    drawn = []
+    original = module._stratified_initial_set
+
+    def spy(y_pm, n_sv_max, rng):
+        drawn.append(original(y_pm, n_sv_max, rng))
+        return drawn[-1]
+
+    monkeypatch.setattr(module, "_stratified_initial_set", spy)
+    clf = RLSSVMClassifier(C=1.0, n_sv_max=150).fit(X, y)
+    y_pm = np.where(y == clf.classes_[1], 1, -1)
+    (S0,) = drawn
+    assert len(S0) == 150 and len(np.unique(S0)) == 150
+    assert abs(np.sum(y_pm[S0] > 0) - 150 * np.mean(y_pm > 0)) <= 1  # proportional
+    RLSSVMClassifier(C=1.0, n_sv_max=150).fit(X, y)
+    np.testing.assert_array_equal(drawn[1], S0)  # random_state=0 by default
+    RLSSVMClassifier(C=1.0, n_sv_max=150, random_state=1).fit(X, y)
+    assert not np.array_equal(drawn[2], S0)
+
+
+def test_n_sv_max_binding_warns():
+    X, y = _data(seed=6, n=200, noise=1.0)
+    n_sv = len(RLSSVMClassifier(C=10.0).fit(X, y).support_)
+    with pytest.warns(ConvergenceWarning, match="n_sv_max"):
+        clf = RLSSVMClassifier(C=10.0, n_sv_max=n_sv // 2, max_iter=300).fit(X, y)
+    assert len(clf.support_) <= n_sv // 2
+
+
+@pytest.mark.parametrize("n_sv_max", [0, 1, 2.5, True, "10"])
+def test_bad_n_sv_max_raises(n_sv_max):
+    X, y = _data()
+    with pytest.raises(ValueError, match="n_sv_max must be None or an integer"):
+        RLSSVMClassifier(n_sv_max=n_sv_max).fit(X, y)
+
+
+def test_bad_reuse_factor_raises():
+    X, y = _data()
+    with pytest.raises(ValueError, match="reuse_factor must be a bool"):
+        RLSSVMClassifier(reuse_factor="yes").fit(X, y)
+
+
+@parametrize_with_checks([RLSSVMClassifier(), RLSSVMClassifier(reuse_factor=False)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
