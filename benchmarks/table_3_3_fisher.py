@@ -18,8 +18,6 @@ subset run merges into an existing file.
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -33,7 +31,11 @@ from lssvm.datasets import BINARY_SETS, load_binary
 from lssvm.evaluation import randomized_splits
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment  # noqa: E402
+from _common import (  # noqa: E402
+    open_table_results,
+    print_environment,
+    save_table_results,
+)
 
 OUT = Path(__file__).parent / "results" / "table_3_3_fisher.json"
 TARGETS = ("pm1", "fisher")
@@ -78,14 +80,7 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     print_environment()
-    results = json.loads(args.out.read_text()) if args.out.exists() else {}
-    results["paper"] = PAPER
-    results["protocol"] = {
-        "n_rand": args.n_rand, "seed": args.seed, "search": "shrinking", "cv": 10,
-        "test_size": "ceil(N/3)", "stratified": True, "standardized": True,
-    }  # fmt: skip
-    results["machine"] = f"{platform.machine()}, {platform.python_version()}"
-    runs = results.setdefault("runs", {})
+    results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
     for name in args.sets:
         X, y = load_binary(name)
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
@@ -104,8 +99,7 @@ def main(argv=None):
                 f"{sum(row['seconds'] for row in rows):6.1f} s",
                 flush=True,
             )
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(json.dumps(results, indent=1) + "\n")
+            save_table_results(args.out, results)
     print(f"wrote {args.out}")
 
 

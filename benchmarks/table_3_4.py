@@ -26,13 +26,13 @@ added by a second run, ``--codings moc-shared`` (about 10 minutes).
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifierCV
 from lssvm.datasets import MULTICLASS_SETS, load_multiclass
@@ -40,7 +40,11 @@ from lssvm.evaluation import randomized_splits
 from lssvm.multiclass import codebook
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment  # noqa: E402
+from _common import (  # noqa: E402
+    open_table_results,
+    print_environment,
+    save_table_results,
+)
 
 OUT = Path(__file__).parent / "results" / "table_3_4.json"
 CODINGS = ("moc", "ovo")
@@ -73,13 +77,9 @@ PAPER = {
 PAPER_ROW = {"moc": "RBF LS-SVM (MOC)", "ovo": "RBF LS-SVM (1vs1)"}
 
 
-def run_one(name, coding, r, *, n_rand=10, seed=0):
-    """Test accuracy and tuned bit parameters of randomization r (of n_rand)."""
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
-    X, y = load_multiclass(name)
-    train, test = randomized_splits(y, n_rand, random_state=seed)[r]
+def run_one(X, y, split, coding):
+    """Test accuracy and tuned bit parameters for one (train, test) split."""
+    train, test = split
     model = make_pipeline(
         StandardScaler(), LSSVMClassifierCV(search="shrinking", **VARIANTS[coding])
     )
@@ -106,23 +106,14 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     print_environment()
-    results = json.loads(args.out.read_text()) if args.out.exists() else {}
-    results["paper"] = PAPER
-    results["protocol"] = {
-        "n_rand": args.n_rand, "seed": args.seed, "search": "shrinking", "cv": 10,
-        "test_size": "ceil(N/3)", "stratified": True, "standardized": True,
-    }  # fmt: skip
-    results["machine"] = f"{platform.machine()}, {platform.python_version()}"
-    runs = results.setdefault("runs", {})
+    results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
     for name in args.sets:
         X, y = load_multiclass(name)
         M = len(np.unique(y))
+        splits = randomized_splits(y, args.n_rand, random_state=args.seed)
         for coding in args.codings:
             n_bits = codebook(M, VARIANTS[coding]["coding"]).shape[1]
-            rows = [
-                run_one(name, coding, r, n_rand=args.n_rand, seed=args.seed)
-                for r in range(args.n_rand)
-            ]
+            rows = [run_one(X, y, split, coding) for split in splits]
             acc = 100 * np.array([row["accuracy"] for row in rows])
             runs.setdefault(name, {})[coding] = {
                 "n_bits": n_bits,
@@ -138,8 +129,7 @@ def main(argv=None):
                 f"{sum(row['seconds'] for row in rows):7.1f} s",
                 flush=True,
             )
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(json.dumps(results, indent=1) + "\n")
+            save_table_results(args.out, results)
     print(f"wrote {args.out}")
 
 

@@ -164,16 +164,18 @@ class LSSVMBase(BaseEstimator):
         check_is_fitted(self, "alpha_")
         return validate_data(self, X, reset=False, dtype=np.float64)
 
-    def _kernel_blocks(self, X):
+    def _kernel_blocks(self, X, kernel=None):
         """Yield (rows, K(X[rows], support_vectors_)) for a checked X, by row blocks.
 
-        Each block has about ``_PREDICT_BLOCK_ENTRIES`` entries.
+        ``kernel`` defaults to ``kernel_``. Each block has about
+        ``_PREDICT_BLOCK_ENTRIES`` entries.
         """
+        kernel = self.kernel_ if kernel is None else kernel
         SV = self.support_vectors_
         step = max(1, _PREDICT_BLOCK_ENTRIES // max(SV.shape[0], 1))
         for i0 in range(0, X.shape[0], step):
             rows = slice(i0, i0 + step)
-            yield rows, self.kernel_(X[rows], SV)
+            yield rows, kernel(X[rows], SV)
 
     def _latent(self, X):
         """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in (3.7), or (3.34).

@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
-from ._base import _PREDICT_BLOCK_ENTRIES, LSSVMBase
+from ._base import LSSVMBase
 from ._validation import check_classes, check_positive
 from .kernels import make_kernel
 from .solvers import NotPositiveDefiniteError
@@ -257,9 +257,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         alpha = beta * Y  # alpha_k = beta_k y_k (y_k = +-1; 0 on unused rows)
         e = alpha / self.gammas_  # alpha_k = gamma e_k, (3.4)
         # Target of each class on each bit, for loss-based decoding
-        t_pos = np.array([T[Y[:, j] > 0, j][0] for j in range(n_bits)])
-        t_neg = np.array([T[Y[:, j] < 0, j][0] for j in range(n_bits)])
-        self.code_targets_ = np.where(C > 0, t_pos, np.where(C < 0, t_neg, 0.0))
+        self.code_targets_ = mc.code_targets(y_index, T)
         self._binary = M == 2 and np.array_equal(C, [[-1], [1]])
         if self._binary:  # the binary LS-SVM (3.5): 1-D attributes
             self.alpha_, self.dual_coef_, self.e_ = alpha[:, 0], beta[:, 0], e[:, 0]
@@ -274,19 +272,15 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         Returns an array of shape (n_samples, n_bits): column j is
         sum_k alpha_k^(j) y_k^(j) K_j(x, x_k) + b^(j).
         """
-        check_is_fitted(self, "alpha_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        SV = self.support_vectors_
-        coef = self.dual_coef_.reshape(SV.shape[0], -1)
+        X = self._check_input(X)
+        coef = self.dual_coef_.reshape(self.support_vectors_.shape[0], -1)
         out = np.empty((X.shape[0], coef.shape[1]))
-        by_kernel: dict = {}
+        by_kernel: dict = {}  # one kernel evaluation per distinct kernel
         for j, kernel in enumerate(self.kernels_):
             by_kernel.setdefault(repr(kernel), (kernel, []))[1].append(j)
-        step = max(1, _PREDICT_BLOCK_ENTRIES // max(SV.shape[0], 1))
         for kernel, bits in by_kernel.values():
-            for i0 in range(0, X.shape[0], step):
-                Kx = kernel(X[i0 : i0 + step], SV)
-                out[i0 : i0 + step, bits] = Kx @ coef[:, bits]
+            for rows, Kx in self._kernel_blocks(X, kernel):
+                out[rows, bits] = Kx @ coef[:, bits]
         return out + np.asarray(self.b_)
 
     def decision_function(self, X):

@@ -79,6 +79,7 @@ __all__ = [
     "check_codebook",
     "encode",
     "bit_targets",
+    "code_targets",
     "hamming_distance",
     "loss_distance",
     "decode",
@@ -244,6 +245,17 @@ def bit_targets(Y, targets="pm1") -> NDArray[np.float64]:
     n_neg = np.sum(Y < 0, axis=0)
     n = n_pos + n_neg
     return np.where(Y > 0, n / n_pos, 0.0) + np.where(Y < 0, -n / n_neg, 0.0)
+
+
+def code_targets(y_index, T) -> NDArray[np.float64]:
+    """Target of each class on each bit, shape (n_classes, n_bits), from bit targets.
+
+    ``T`` (n_samples, n_bits) from :func:`bit_targets` depends only on a sample's
+    class, so the row of any sample of class i is class i's row (0 where the class
+    is not used); every class must occur in ``y_index``.
+    """
+    _, first = np.unique(np.asarray(y_index), return_index=True)
+    return np.asarray(T, dtype=np.float64)[first]
 
 
 def hamming_distance(latent, C) -> NDArray[np.float64]:

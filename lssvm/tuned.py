@@ -303,9 +303,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             )
         decoding = self.decoding
         # target of each class on each bit (+-1, or LS-SVM_F's), for loss decoding
-        y_index = np.searchsorted(self.classes_, y)
-        first = [int(np.flatnonzero(y_index == c)[0]) for c in range(len(C))]
-        code_targets = T[first]
+        code_targets = mc.code_targets(np.searchsorted(self.classes_, y), T)
 
         def decoded_accuracy(codes_true, latent):
             truth = mc.decode(codes_true, C)  # signs are the codeword: distance 0

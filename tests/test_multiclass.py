@@ -811,3 +811,15 @@ def test_shared_tuning_scores_are_decoded_cv_accuracies(coding, decoding):
     best = cv.best_estimator_
     assert best.bit_params is None and best.gamma == cv.best_params_["gamma"]
     assert best.n_factorizations_ == 1
+
+
+def test_code_targets_is_each_class_row_of_the_bit_targets():
+    y_index = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 2])
+    C = mc.codebook(3, "ovo")
+    T = mc.bit_targets(mc.encode(y_index, C), "fisher")
+    # bit (0 vs 1): 5 rows, N1 = 2 (+1), N2 = 3 (-1); bit (0 vs 2): 8 rows, 5 and 3;
+    # bit (1 vs 2): 7 rows, 5 and 2
+    expected = np.array(
+        [[-5 / 3, -8 / 3, 0.0], [5 / 2, 0.0, -7 / 2], [0.0, 8 / 5, 7 / 5]]
+    )
+    np.testing.assert_allclose(mc.code_targets(y_index, T), expected, rtol=1e-15)
