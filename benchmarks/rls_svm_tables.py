@@ -1,0 +1,295 @@
+"""Peng, Rafferty & Ferguson (2016), Tables 4-5 and 9-10, on the offline data.
+
+Tables 4-5: ten random training/test splits of the paper's sizes (splice 1000 /
+2175, adult 1605 / 30956; :func:`lssvm.datasets.load_splice`, :func:`load_adult`),
+linear and Gaussian kernels, at the paper's tuned parameters of its Table 3
+converted to our conventions (Gaussian exp(-g ||x - z||^2) -> ``sigma2 = 1 / g``;
+the L2-loss C is kept for the RLS-SVM and the primal reference, and is the LS-SVM's
+gamma, since both objectives are w^T w + C * (sum of squared errors)). Methods:
+
+- ``RLS-SVM``: :class:`lssvm.RLSSVMClassifier` (the paper's algorithm);
+- ``Primal (L2)``: an independent solve of the same L2-loss objective (6):
+  scikit-learn's ``LinearSVC(loss="squared_hinge", C=C/2)`` with a large
+  ``intercept_scaling`` for the linear kernel, and L-BFGS on the kernel expansion
+  (:func:`primal_l2svm`) for the Gaussian one (the paper used Chapelle's Newton code);
+- ``SVC (L1)``: scikit-learn's ``SVC`` (LIBSVM's SMO, hinge loss) at the paper's
+  L1-loss parameters (the paper's LIBSVM and SVMLight rows);
+- ``LS-SVM``: :class:`lssvm.LSSVMClassifier` (no pruning) at the L2-loss parameters.
+
+Tables 9-10: fit time against C = 1e-4 ... 1e4, linear kernel, first split.
+
+Writes ``benchmarks/results/rls_svm_tables.json``, read by the RLS-SVM chapter.
+Regenerate (about 5 minutes on one core) with::
+
+    export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+    .venv/bin/python benchmarks/rls_svm_tables.py
+
+Options: ``--sets splice``, ``--n-rand 3``, ``--out PATH``; a subset run merges into
+an existing file. Times are seconds on this machine; compare them as ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC, LinearSVC
+
+from lssvm import LSSVMClassifier, RLSSVMClassifier
+from lssvm.datasets import load_adult, load_splice
+from lssvm.kernels import make_kernel
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import print_environment, save_table_results  # noqa: E402
+
+OUT = Path(__file__).parent / "results" / "rls_svm_tables.json"
+LOADERS = {"splice": load_splice, "adult": load_adult}
+N_TRAIN = {"splice": 1000, "adult": 1605}  # Table 2
+METHODS = ("RLS-SVM", "Primal (L2)", "SVC (L1)", "LS-SVM")
+C_GRID = [10.0**k for k in range(-4, 5)]
+
+# Table 3: tuned (C) for the linear and (C, gamma_paper) for the Gaussian kernel.
+PAPER_PARAMS = {
+    "splice": {"L1": {"linear": [1e-2], "rbf": [1e1, 1.6e-2]},
+               "L2": {"linear": [1e-3], "rbf": [1e1, 1.6e-2]}},
+    "adult": {"L1": {"linear": [1e-1], "rbf": [1e1, 1.6e-2]},
+              "L2": {"linear": [1e-1], "rbf": [1e0, 2.5e-2]}},
+}  # fmt: skip
+
+# Tables 4-5: (#SV, R.Time s, T.Rate %, V.Rate %), each as (mean, std).
+PAPER_TABLES = {
+    "splice": {
+        "linear": {
+            "RLSSVM": [[969.7, 7.1], [0.341, 0.220], [86.12, 0.79], [83.33, 0.68]],
+            "PRIMAL": [[969.7, 7.1], [14.164, 0.489], [86.12, 0.79], [83.33, 0.68]],
+            "LIBSVM": [[481.3, 12.0], [0.930, 0.124], [86.72, 0.61], [83.74, 0.47]],
+            "LIGHT": [[481.3, 11.7], [0.966, 0.504], [86.72, 0.61], [83.74, 0.47]],
+            "LSSVM": [[214.8, 34.1], [0.086, 0.017], [51.95, 1.17], [51.89, 0.54]],
+        },
+        "rbf": {
+            "RLSSVM": [[743.2, 16.9], [2.772, 0.128], [99.98, 0.04], [89.43, 0.49]],
+            "PRIMAL": [[743.2, 16.9], [12.163, 1.271], [99.98, 0.04], [89.43, 0.49]],
+            "LIBSVM": [[695.4, 16.6], [1.925, 0.123], [99.98, 0.04], [89.44, 0.45]],
+            "LIGHT": [[699.0, 18.3], [3.384, 0.170], [99.98, 0.04], [89.44, 0.45]],
+            "LSSVM": [[905.0, 0.0], [3.602, 0.141], [51.95, 1.17], [51.89, 0.54]],
+        },
+    },
+    "adult": {
+        "linear": {
+            "RLSSVM": [[997.4, 29.3], [1.264, 0.064], [85.76, 0.63], [84.22, 0.12]],
+            "PRIMAL": [[997.4, 29.3], [24.725, 1.324], [85.76, 0.63], [84.22, 0.12]],
+            "LIBSVM": [[629.0, 19.6], [0.937, 0.056], [85.30, 0.71], [83.89, 0.35]],
+            "LIGHT": [[629.3, 19.3], [1.565, 0.659], [85.30, 0.71], [83.89, 0.35]],
+            "LSSVM": [[69.3, 19.2], [0.084, 0.020], [24.31, 0.94], [24.07, 0.05]],
+        },
+        "rbf": {
+            "RLSSVM": [[1079.3, 25.0], [12.055, 0.738], [86.41, 0.55], [84.20, 0.15]],
+            "PRIMAL": [[1079.3, 25.0], [32.705, 4.004], [86.41, 0.55], [84.20, 0.15]],
+            "LIBSVM": [[623.4, 21.6], [1.334, 0.108], [87.36, 0.57], [83.96, 0.17]],
+            "LIGHT": [[623.4, 21.6], [6.595, 0.267], [87.36, 0.57], [83.96, 0.17]],
+            "LSSVM": [[136.2, 66.7], [0.201, 0.115], [24.31, 0.94], [24.07, 0.05]],
+        },
+    },
+}
+
+# Tables 9-10: relative running time against C (linear kernel), columns RLS., PRI.,
+# LIB., LIG., LSS.; rows C = 1e-4 ... 1e4.
+PAPER_TIME_VS_C = {
+    "splice": [
+        [0.062, 0.843, 0.437, 0.109, 0.047], [0.063, 1.484, 0.390, 0.094, 0.032],
+        [0.062, 1.422, 0.328, 0.172, 0.031], [0.062, 1.312, 0.672, 0.438, 0.032],
+        [0.063, 0.890, 8.343, 7.297, 0.046], [0.062, 1.110, 44.859, 23.844, 0.032],
+        [0.062, 1.109, 154.500, 102.094, 0.047], [0.078, 1.109, 544.407, 30.640, 0.063],
+        [0.062, 1.109, 1419.250, 30.797, 0.062],
+    ],
+    "adult": [
+        [0.282, 4.860, 0.344, 0.422, 0.000], [0.297, 4.860, 0.343, 0.188, 0.000],
+        [0.313, 8.937, 0.359, 0.204, 0.140], [0.328, 5.125, 0.375, 0.297, 0.031],
+        [0.328, 5.938, 0.812, 1.937, 0.078], [0.360, 3.797, 5.563, 13.984, 0.266],
+        [0.422, 4.797, 44.672, 54.453, 0.250], [0.406, 4.344, 179.000, 202.468, 0.313],
+        [0.390, 4.359, 615.125, 13.094, 0.406],
+    ],
+}  # fmt: skip
+
+# SVC's iteration cap in the time-against-C runs (its time grows without bound in C).
+SVC_MAX_ITER = 10**6
+
+
+def primal_l2svm(K, y_pm, C, *, tol=1e-10, max_iter=20000):
+    """Minimise (6) in the kernel expansion f = K beta + b by L-BFGS.
+
+    J(beta, b) = beta^T K beta + C sum max(0, 1 - y_k f(x_k))^2, the L2-loss SVM
+    with an unregularised bias. Returns (beta, b).
+    """
+    n = len(y_pm)
+
+    def fun(z):
+        beta, b = z[:n], z[n]
+        Kb = K @ beta
+        viol = np.maximum(0.0, 1.0 - y_pm * (Kb + b))
+        value = beta @ Kb + C * viol @ viol
+        g_f = -2.0 * C * viol * y_pm  # dJ/df_k
+        return value, np.append(2.0 * Kb + K @ g_f, g_f.sum())
+
+    res = minimize(
+        fun, np.zeros(n + 1), jac=True, method="L-BFGS-B",
+        options={"maxiter": max_iter, "ftol": tol, "gtol": tol, "maxcor": 30},
+    )  # fmt: skip
+    return res.x[:n], res.x[n]
+
+
+def _time(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def _rates(predict, X_tr, y_tr, X_te, y_te):
+    return 100 * np.mean(predict(X_tr) == y_tr), 100 * np.mean(predict(X_te) == y_te)
+
+
+def fit_method(method, kernel, params, X, y):
+    """Fit one method; returns (seconds, predict function, number of SVs)."""
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    l1, l2 = params["L1"][kernel], params["L2"][kernel]
+    kw2 = {"sigma2": 1.0 / l2[1]} if kernel == "rbf" else {}
+    if method == "RLS-SVM":
+        model = RLSSVMClassifier(C=l2[0], kernel=kernel, max_iter=200, **kw2)
+        seconds, _ = _time(lambda: model.fit(X, y))
+        return seconds, model.predict, len(model.support_)
+    if method == "LS-SVM":
+        model = LSSVMClassifier(gamma=l2[0], kernel=kernel, **kw2)
+        seconds, _ = _time(lambda: model.fit(X, y))
+        return seconds, model.predict, len(y)
+    if method == "SVC (L1)":
+        kw1 = {"gamma": l1[1]} if kernel == "rbf" else {}
+        model = SVC(kernel=kernel, C=l1[0], **kw1)
+        seconds, _ = _time(lambda: model.fit(X, y))
+        return seconds, model.predict, int(model.n_support_.sum())
+    if method == "Primal (L2)" and kernel == "linear":
+        model = LinearSVC(
+            loss="squared_hinge", C=l2[0] / 2, intercept_scaling=1e3, tol=1e-10,
+            max_iter=100000,
+        )  # fmt: skip
+        seconds, _ = _time(lambda: model.fit(X, y))
+        n_sv = int(np.sum(1 - y_pm * model.decision_function(X) > 1e-8))
+        return seconds, model.predict, n_sv
+    if method == "Primal (L2)":
+        kern = make_kernel("rbf", sigma2=kw2["sigma2"])
+
+        def fit():
+            return primal_l2svm(kern(X, X), y_pm, l2[0])
+
+        seconds, (beta, b) = _time(fit)
+
+        def predict(Z):
+            return (kern(Z, X) @ beta + b > 0).astype(int)
+
+        n_sv = int(np.sum(1 - y_pm * (kern(X, X) @ beta + b) > 1e-8))
+        return seconds, predict, n_sv
+    raise ValueError(method)
+
+
+def split(n, n_train, seed):
+    """Training and test indices of one random split (the seed is the split index)."""
+    perm = np.random.default_rng(seed).permutation(n)
+    return perm[:n_train], perm[n_train:]
+
+
+def run_split(name, kernel, seed, X, y, methods=METHODS):
+    """One row per method: #SV, seconds, training and test rates (%)."""
+    tr, te = split(len(y), N_TRAIN[name], seed)
+    rows = {}
+    for method in methods:
+        seconds, predict, n_sv = fit_method(
+            method, kernel, PAPER_PARAMS[name], X[tr], y[tr]
+        )
+        t_rate, v_rate = _rates(predict, X[tr], y[tr], X[te], y[te])
+        rows[method] = {
+            "n_sv": n_sv,
+            "seconds": seconds,
+            "train": t_rate,
+            "test": v_rate,
+        }
+    return rows
+
+
+def time_against_c(X, y, n_train):
+    """Fit time of each method for C = 1e-4 ... 1e4 (linear kernel, split 0)."""
+    tr, _ = split(len(y), n_train, 0)
+    X, y = X[tr], y[tr]
+    out = {"C": C_GRID, "seconds": {m: [] for m in METHODS}, "rls_iter": [],
+           "svc_capped": []}  # fmt: skip
+    for C in C_GRID:
+        rls = RLSSVMClassifier(C=C, kernel="linear", max_iter=200)
+        models = {
+            "RLS-SVM": rls,
+            "Primal (L2)": LinearSVC(loss="squared_hinge", C=C / 2,
+                                     intercept_scaling=1e3, tol=1e-6, max_iter=100000),
+            "SVC (L1)": SVC(kernel="linear", C=C, max_iter=SVC_MAX_ITER),
+            "LS-SVM": LSSVMClassifier(gamma=C, kernel="linear"),
+        }  # fmt: skip
+        capped = False
+        for method, model in models.items():
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                seconds, _ = _time(lambda m=model: m.fit(X, y))
+            if method == "SVC (L1)":
+                capped = any(issubclass(w.category, ConvergenceWarning) for w in caught)
+            out["seconds"][method].append(seconds)
+        out["rls_iter"].append(rls.n_iter_)
+        out["svc_capped"].append(capped)
+        print(
+            f"  C={C:g}: "
+            + ", ".join(f"{m} {out['seconds'][m][-1]:.3f}s" for m in METHODS),
+            flush=True,
+        )
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sets", nargs="+", default=list(LOADERS), choices=list(LOADERS)
+    )
+    parser.add_argument("--n-rand", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    print_environment()
+    results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    results.update(
+        paper_params=PAPER_PARAMS, paper_tables=PAPER_TABLES,
+        paper_time_vs_c=PAPER_TIME_VS_C, n_train=N_TRAIN, n_rand=args.n_rand,
+        svc_max_iter=SVC_MAX_ITER,
+    )  # fmt: skip
+    runs = results.setdefault("runs", {})
+    timing = results.setdefault("time_vs_c", {})
+    for name in args.sets:
+        X, y = LOADERS[name]()
+        runs[name] = {}
+        for kernel in ("linear", "rbf"):
+            per_split = []
+            for seed in range(args.n_rand):
+                t0 = time.perf_counter()
+                per_split.append(run_split(name, kernel, seed, X, y))
+                test = ", ".join(
+                    f"{m} {r['test']:.2f}" for m, r in per_split[-1].items()
+                )
+                print(f"{name} {kernel} split {seed}: {test} "
+                      f"({time.perf_counter() - t0:.1f} s)", flush=True)  # fmt: skip
+            runs[name][kernel] = per_split
+        print(f"{name}: time against C (linear kernel)", flush=True)
+        timing[name] = time_against_c(X, y, N_TRAIN[name])
+        save_table_results(args.out, results)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
