@@ -152,6 +152,7 @@ def solve_bordered_kkt(
     overwrite: bool = False,
     preconditioner: Callable[[NDArray], NDArray] | None = None,
     stopping: str = "residual",
+    factor: NDArray | None = None,
 ) -> KKTSolution:
     r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], eq. (3.24).
 
@@ -191,6 +192,12 @@ def solve_bordered_kkt(
         V -> M^{-1} V with M close to Omega + I/gamma (before the ``signs``
         scaling), e.g. :class:`lssvm.operators.NystromPreconditioner` with
         ``shift=1/gamma``; CG only.
+    factor : ndarray, optional
+        A Cholesky factor of Omega + I/gamma computed earlier, in the form of
+        :attr:`KKTSolution.factor` (upper factor U, U^T U = Omega + I/gamma, in an
+        F-ordered array), e.g. one kept up to date by row and column removals
+        (:func:`lssvm.pruning.prune`). The direct solver then only does the two
+        triangular solves and does not read ``Omega`` (which may be None).
 
     Returns
     -------
@@ -210,6 +217,8 @@ def solve_bordered_kkt(
             f"stopping must be one of {list(STOPPING_RULES)}; got stopping="
             f"{stopping!r}."
         )
+    if factor is not None and method != "direct":
+        raise ValueError("factor= is a Cholesky factor for method='direct' only.")
     if method == "direct" and callable(Omega):
         raise TypeError(
             f"method='direct' factors Omega and needs it as an array; got an operator "
@@ -227,7 +236,15 @@ def solve_bordered_kkt(
         rhs *= np.asarray(signs, dtype=np.float64)[:, None]
     inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
 
-    if method == "direct":
+    if factor is not None:  # (3.24) with a factor of H already at hand
+        factor = np.asarray(factor, dtype=np.float64)
+        if factor.shape != (rhs.shape[0], rhs.shape[0]):
+            raise ValueError(
+                f"factor has shape {factor.shape}; expected {(rhs.shape[0],) * 2}."
+            )
+        Z, info = lapack.dpotrs(factor, rhs, lower=0)
+        n_iter, converged = 0, True
+    elif method == "direct":
         Z, factor = _cholesky_solve(Omega, inv_gamma, rhs, overwrite)
         n_iter, converged = 0, True
     else:

@@ -1,0 +1,484 @@
+r"""Sparse LS-SVMs by pruning the support value spectrum.
+
+LS-SVMs are not sparse: every training point has a support value alpha_k = gamma e_k
+(3.4), (3.31). [Suykens00] and section 3.7 of Suykens et al. (2002) impose sparseness
+by pruning:
+
+1. train an LS-SVM on N points;
+2. remove a small part of the points (5% of the current set) with the smallest
+   values in the sorted |alpha_k| spectrum;
+3. retrain on the reduced set;
+4. go to 2 unless a user-defined performance index degrades.
+
+:func:`prune` runs this loop for :class:`lssvm.LSSVMClassifier` (binary or
+multiclass: the rows shared by the bits are pruned, ranked by the largest quantile
+of |alpha_kj| within the bits that use them, since bits may have different gamma)
+and :class:`lssvm.LSSVMRegressor`, and returns the whole path
+(:class:`PruningPath`).
+
+Retraining does not factor from scratch. With H = K + I/gamma the bordered system
+(3.24) is solved through H (the elimination (3.25)); removing points removes rows and
+columns of H. The Cholesky factor is kept in an order with the points most likely to
+stay (large |alpha_k|) first: the factor rows of the unchanged leading points are
+reused, and only the trailing block is rebuilt from its Schur complement
+(:func:`lssvm.rls_svm.update_cholesky`, whose order is refreshed with the new
+|alpha_k| ranking at every stage). The system of each stage is then solved by
+:func:`lssvm.solvers.solve_bordered_kkt` with the downdated factor passed as
+``factor=``: two triangular solves per stage, no new factorisation. The first
+stage after the unpruned fit rebuilds the whole factor (the input order says
+nothing about |alpha_k|), so a path costs about two full factorisations plus one
+small trailing block per stage, where refitting costs one factorisation per stage.
+
+Stopping at a significant loss (Table 3.5's SL 5% and SL 1%). On a validation set the
+loss of each point is the 0/1 error (classifier) or the squared error (regressor).
+Stage s is compared with the unpruned stage 0 by a one-sided paired sign test: among
+the n_d validation points where the two losses differ, n_w are worse at stage s; under
+the null hypothesis (no degradation) n_w ~ Binomial(n_d, 1/2) and
+
+    p_s = P(Binomial(n_d, 1/2) >= n_w)
+
+(for 0/1 losses this is the exact one-sided McNemar test). The rule fires at the first
+stage with p_s < level, and the selected model is the stage before it.
+
+Sources: Suykens et al. (2002), section 3.7, (3.52), Table 3.5; [Suykens00] Suykens,
+Lukas and Vandewalle, Sparse least squares support vector machine classifiers,
+ESANN 2000.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import binom, rankdata
+from sklearn.base import clone, is_classifier
+from sklearn.utils.validation import check_X_y
+
+from ._base import LSSVMBase
+from .rls_svm import update_cholesky
+from .solvers import KKTSolution, solve_bordered_kkt
+
+__all__ = [
+    "PruningPath", "prune", "pruned_fraction", "sign_test_pvalue", "STOP_RULES",
+    "CRITERIA",
+]  # fmt: skip
+
+STOP_RULES = (None, "significance")
+CRITERIA = ("abs", "signed")
+UPDATES = ("downdate", "refit")
+
+
+@dataclass
+class PruningPath:
+    """The stages of a pruning run, stage 0 being the unpruned model.
+
+    Attributes
+    ----------
+    estimators : list of fitted estimators
+        One per stage, fitted on ``X[support[s]]``; their ``predict`` works.
+    support : list of ndarray of int
+        Indices (into the X given to :func:`prune`, sorted) of each stage's points.
+    n_support : ndarray of int
+        Number of support vectors at each stage.
+    spectra : list of ndarray
+        The |alpha_k| of each stage sorted in decreasing order (for several bits or
+        outputs, the largest over them; the ranking then uses within-bit quantiles).
+    scores : ndarray
+        ``estimator.score`` on the validation set (accuracy or R^2); NaN without one.
+    p_values : ndarray
+        One-sided sign-test p-value of each stage against stage 0 (see the module
+        docstring); NaN without a validation set.
+    stop_stage : int or None
+        The stage at which the stop rule fired (it stays in the path), else None.
+    selected : int
+        The chosen stage: the one before ``stop_stage``, else the last.
+    update : {"downdate", "refit"}
+        How the stages after the first were solved ("refit" when the estimator's fit
+        does not solve one system on all its rows, e.g. one-versus-one codes).
+    """
+
+    estimators: list = field(default_factory=list)
+    support: list = field(default_factory=list)
+    n_support: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, int))
+    spectra: list = field(default_factory=list)
+    scores: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    p_values: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    stop_stage: int | None = None
+    selected: int = 0
+    update: str = "downdate"
+
+    @property
+    def estimator_(self):
+        """The selected (pruned) estimator."""
+        return self.estimators[self.selected]
+
+    def last_before(self, level: float) -> int:
+        """Stage selected by the significance rule at ``level`` (on ``p_values``)."""
+        fired = np.flatnonzero(self.p_values < level)
+        return int(fired[0]) - 1 if len(fired) else len(self.estimators) - 1
+
+    def _append(self, estimator, support, spectrum, score, p_value):
+        self.estimators.append(estimator)
+        self.support.append(support)
+        self.spectra.append(spectrum)
+        self.n_support = np.append(self.n_support, len(support))
+        self.scores = np.append(self.scores, score)
+        self.p_values = np.append(self.p_values, p_value)
+
+
+def sign_test_pvalue(loss_pruned, loss_reference) -> float:
+    """One-sided paired sign test that ``loss_pruned`` is larger than the reference.
+
+    Returns P(Binomial(n_d, 1/2) >= n_w), with n_w the points where the pruned loss
+    is larger and n_d those where the two differ; 1.0 when none differ.
+
+    >>> sign_test_pvalue([1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0])  # 5 of 5 worse
+    0.03125
+    >>> sign_test_pvalue([0, 1], [1, 0])
+    0.75
+    """
+    loss_pruned, loss_reference = np.asarray(loss_pruned), np.asarray(loss_reference)
+    n_worse = int(np.sum(loss_pruned > loss_reference))
+    n_diff = n_worse + int(np.sum(loss_pruned < loss_reference))
+    if n_diff == 0:
+        return 1.0
+    return float(binom.sf(n_worse - 1, n_diff, 0.5))
+
+
+def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, level):
+    if not isinstance(estimator, LSSVMBase) or not hasattr(estimator, "fit"):
+        raise TypeError(
+            "prune needs an LSSVMClassifier or LSSVMRegressor (an LSSVMBase); got "
+            f"{type(estimator).__name__}."
+        )
+    if n_remove is None:
+        ok = isinstance(fraction, numbers.Real) and not isinstance(fraction, bool)
+        if not (ok and 0 < fraction < 1):
+            raise ValueError(
+                "fraction must be a float in (0, 1) (share of the current set removed "
+                f"per stage); got fraction={fraction!r}."
+            )
+    elif not _is_int(n_remove) or n_remove < 1:
+        raise ValueError(
+            "n_remove must be an integer >= 1 (points removed per stage); got "
+            f"n_remove={n_remove!r}."
+        )
+    if not _is_int(min_support) or min_support < 1:
+        raise ValueError(
+            f"min_support must be an integer >= 1; got min_support={min_support!r}."
+        )
+    if n_stages is not None and (not _is_int(n_stages) or n_stages < 0):
+        raise ValueError(
+            f"n_stages must be an integer >= 0 or None; got n_stages={n_stages!r}."
+        )
+    if not (callable(stop) or stop in STOP_RULES):
+        raise ValueError(
+            f"stop must be one of {list(STOP_RULES)} or a callable path -> bool; got "
+            f"stop={stop!r}."
+        )
+    if not (isinstance(level, numbers.Real) and 0 < level < 1):
+        raise ValueError(
+            "level must be a float in (0, 1) (significance level of the stop rule); "
+            f"got level={level!r}."
+        )
+
+
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _n_to_remove(n, fraction, n_remove, floor):
+    """Points removed at the next stage: a fixed count, or round(fraction n) >= 1."""
+    k = n_remove if n_remove is not None else max(1, int(round(fraction * n)))
+    return min(k, n - floor)
+
+
+def _floor(n, min_support, checkpoints):
+    """Size the next stage must not go below: the next checkpoint or min_support."""
+    below = [c for c in checkpoints if c < n]
+    return max([min_support, *below])
+
+
+def _ranking(estimator, criterion):
+    """Per-point importance: the smallest values are pruned first."""
+    alpha = np.asarray(estimator.alpha_)
+    if criterion == "signed":  # remark after Fig. 3.11: prune negative alpha_k first
+        return alpha
+    if alpha.ndim == 1:
+        return np.abs(alpha)
+    return _bit_quantiles(np.abs(alpha)).max(axis=1)  # bits, outputs: scale-free
+
+
+def _bit_quantiles(A):
+    """Quantile of each |alpha_kj| among the rows bit j uses (alpha_kj != 0).
+
+    Bits may have very different gamma and scales (one-versus-one codes tuned per
+    bit), so a row is ranked by its best within-bit quantile: it is pruned when it
+    is among the smallest support values of every bit that uses it.
+    """
+    Q = np.zeros_like(A)
+    for j in range(A.shape[1]):
+        used = np.flatnonzero(A[:, j])
+        Q[used, j] = rankdata(A[used, j]) / max(len(used), 1)
+    return Q
+
+
+class _FactorPath:
+    """Cholesky factor of H = K + I/gamma on the kept points, updated by removals.
+
+    ``order`` lists the kept points (global indices) in factor order and L (C-ordered)
+    is the lower factor of H[order][:, order]. Stage 0 is factored in the input order
+    by the direct solver; the first :meth:`shrink` rebuilds it in the order of
+    decreasing |alpha_k|, and later ones keep the factor rows of the leading points
+    that stay and rebuild only the trailing block (update_cholesky).
+    """
+
+    def __init__(self, kernel, X, gamma):
+        self.K = kernel(X, X)
+        self.inv_gamma = 1.0 / gamma
+        self.kernel = kernel
+        self.order = None
+        self.L = None
+        self.ranked = False  # True once the factor order follows |alpha_k|
+
+    def _rows(self, new_order):
+        K, shift = self.K, self.inv_gamma
+
+        def rows(idx):  # H[idx][:, new_order], H = K + I/gamma (3.24)
+            return K[np.ix_(idx, new_order)] + shift * (idx[:, None] == new_order)
+
+        return rows
+
+    def shrink(self, kept, priority):
+        """Factor for the points ``kept``; ``priority`` orders the rebuilt block."""
+        stays = np.isin(self.order, kept)
+        p = int(np.argmin(stays)) if not stays.all() else len(self.order)
+        p = p if self.ranked else 0  # the input order says nothing about |alpha_k|
+        tail = np.setdiff1d(kept, self.order[:p])
+        tail = tail[np.argsort(-priority[tail], kind="stable")]
+        new_order = np.concatenate([self.order[:p], tail])
+        self.L = update_cholesky(self.L, self.order, new_order, self._rows(new_order))
+        self.order, self.ranked = new_order, True
+
+
+def _fit_stage(template, X, y, kept, factor_path):
+    """A clone of ``template`` fitted on the points ``kept``.
+
+    With a factor, the estimator's own ``fit`` runs with its KKT solve replaced: at
+    stage 0 by the direct solver (whose factor is kept), later by CG on (3.24)
+    preconditioned with the downdated factor. The fitted estimator is a normal one,
+    its solution that of the kept points. Returns (estimator, covered), ``covered``
+    False if fit solved a system the factor does not cover (e.g. 1-vs-1 codes).
+    """
+    est = clone(template)
+    if factor_path is None:
+        return est.fit(X[kept], y[kept]), False
+    first = factor_path.L is None
+    calls = {"covered": 0, "other": 0}
+
+    def solve(kernel, X_sub, gamma, a, d, signs=None):
+        covered = (
+            X_sub.shape[0] == len(kept)
+            and 1.0 / gamma == factor_path.inv_gamma
+            and repr(kernel) == repr(factor_path.kernel)
+        )
+        if not covered:
+            calls["other"] += 1
+            return type(est)._solve_kkt(est, kernel, X_sub, gamma, a, d, signs=signs)
+        calls["covered"] += 1
+        a = a if est.fit_intercept else None  # (3.62) without the border
+        if first:  # (3.24) by one Cholesky of H, kept for the next stages
+            K_kept = factor_path.K.take(kept, axis=0).take(kept, axis=1)
+            sol = solve_bordered_kkt(K_kept, gamma, a, d, signs=signs)
+            factor_path.L, factor_path.order = sol.factor.T, kept.copy()
+            return sol
+        # (3.24) by the elimination (3.25) with the downdated factor, whose rows
+        # follow factor_path.order: permute in, two triangular solves, permute out.
+        pos = np.searchsorted(kept, factor_path.order)  # factor row i is kept[pos[i]]
+        sol = solve_bordered_kkt(
+            None, gamma, None if a is None else a[pos], d[pos],
+            signs=None if signs is None else signs[pos], factor=factor_path.L.T,
+        )  # fmt: skip
+        alpha = np.empty_like(sol.alpha)
+        alpha[pos] = sol.alpha
+        return KKTSolution(alpha, sol.b, 0, True, None)
+
+    est._solve_kkt = solve  # instance attribute: shadows the method for this fit
+    try:
+        est.fit(X[kept], y[kept])
+    finally:
+        del est._solve_kkt
+    return est, calls["other"] == 0 and calls["covered"] > 0
+
+
+def _validation_loss(estimator, X_val, y_val):
+    """Per-point loss on the validation set: 0/1 error or squared error."""
+    pred = estimator.predict(X_val)
+    if is_classifier(estimator):
+        return (pred != y_val).astype(float)
+    return np.sum(np.reshape((pred - y_val) ** 2, (len(y_val), -1)), axis=1)
+
+
+def prune(
+    estimator,
+    X,
+    y,
+    *,
+    fraction: float = 0.05,
+    n_remove: int | None = None,
+    min_support: int = 1,
+    n_stages: int | None = None,
+    checkpoints=(),
+    validation=None,
+    stop=None,
+    level: float = 0.05,
+    criterion: str = "abs",
+    retune: Callable | None = None,
+    retune_at=(),
+    update: str = "downdate",
+) -> PruningPath:
+    """Sparse LS-SVM by gradually pruning the smallest |alpha_k| (section 3.7).
+
+    Parameters
+    ----------
+    estimator : LSSVMClassifier or LSSVMRegressor
+        Unfitted template; each stage fits a clone.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    fraction : float in (0, 1), default=0.05
+        Share of the *current* set removed per stage, round(fraction n) >= 1.
+    n_remove : int >= 1, optional
+        A fixed number of points removed per stage instead of ``fraction``.
+    min_support : int, default=1
+        Pruning ends at this many support vectors (the last removal is clipped).
+    n_stages : int, optional
+        At most this many pruning stages after stage 0.
+    checkpoints : sequence of int
+        Sizes the path must pass exactly (removals are clipped), e.g. (250,) with
+        ``min_support=50`` for the snapshots 500 -> 250 -> 50 of Figs. 3.9-3.11.
+    validation : (X_val, y_val), optional
+        Held-out data for ``scores`` and ``p_values``.
+    stop : None, "significance" or callable
+        None: prune until ``min_support`` or ``n_stages``. "significance": stop at
+        the first stage whose sign test against stage 0 gives p < ``level`` (needs
+        ``validation``; see the module docstring). A callable ``stop(path) -> bool``
+        is called after each stage.
+    level : float, default=0.05
+        Significance level of ``stop="significance"``.
+    criterion : {"abs", "signed"}, default="abs"
+        "abs": prune the smallest |alpha_k| ([Suykens00]). "signed" (binary
+        classifier only): prune the smallest alpha_k, i.e. the most negative, the
+        points beyond the margin y_k f(x_k) > 1 (remark after Fig. 3.11).
+    retune : callable, optional
+        ``retune(stage, X_kept, y_kept) -> dict or None``, called before fitting each
+        stage in ``retune_at``; a dict of parameters is set on the estimator (e.g.
+        new gamma, sigma2) and the factor is rebuilt.
+    retune_at : sequence of int
+        Stages (>= 1) at which ``retune`` is called.
+    update : {"downdate", "refit"}, default="downdate"
+        "downdate": reuse the Cholesky factor between stages (direct solver only);
+        "refit": fit each stage from scratch (the reference).
+
+    Returns
+    -------
+    PruningPath
+
+    Examples
+    --------
+    >>> from lssvm import LSSVMRegressor
+    >>> from lssvm.datasets import sinc
+    >>> X, y = sinc(100, noise=0.0)
+    >>> path = prune(LSSVMRegressor(gamma=100.0, sigma2=4.0), X, y, min_support=50)
+    >>> int(path.n_support[0]), int(path.n_support[1]), int(path.n_support[-1])
+    (100, 95, 50)
+    """
+    _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, level)
+    if criterion not in CRITERIA:
+        raise ValueError(
+            f"criterion must be one of {list(CRITERIA)}; got criterion={criterion!r}."
+        )
+    if update not in UPDATES:
+        raise ValueError(f"update must be one of {list(UPDATES)}; got {update!r}.")
+    X, y = check_X_y(X, y, dtype=np.float64, y_numeric=not is_classifier(estimator))
+    if min_support > len(y):
+        raise ValueError(
+            f"min_support={min_support} exceeds the {len(y)} training points."
+        )
+    if stop == "significance" and validation is None:
+        raise ValueError(
+            'stop="significance" tests the validation loss: pass validation=(X_val, '
+            "y_val)."
+        )
+    if criterion == "signed" and not (
+        is_classifier(estimator) and len(np.unique(y)) == 2
+    ):
+        raise ValueError('criterion="signed" is defined for binary classifiers only.')
+    return _run(
+        estimator, X, y, fraction, n_remove, min_support, n_stages, tuple(checkpoints),
+        validation, stop, level, criterion, retune, set(retune_at), update,
+    )  # fmt: skip
+
+
+def _new_factor_path(template, X, update):
+    if update == "refit" or template.solver == "cg":
+        return None
+    kernel = template._check_params()
+    return _FactorPath(kernel, X, float(template.gamma))
+
+
+def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
+         validation, stop, level, criterion, retune, retune_at, update):  # fmt: skip
+    path = PruningPath(update=update)
+    template = clone(template)
+    factor_path = _new_factor_path(template, X, update)
+    kept = np.arange(len(y))
+    priority = np.zeros(len(y))  # stage 0: natural order
+    reference = None
+    stage = 0
+    while True:
+        if stage in retune_at and retune is not None:
+            params = retune(stage, X[kept], y[kept])
+            if params:
+                template = clone(template).set_params(**params)
+                factor_path = _new_factor_path(template, X, update)
+        if factor_path is not None and factor_path.L is not None:
+            factor_path.shrink(kept, priority)
+        est, downdated = _fit_stage(template, X, y, kept, factor_path)
+        if factor_path is not None and not downdated:  # e.g. one-versus-one codes
+            factor_path, path.update = None, "refit"
+        importance = _ranking(est, criterion)
+        priority = np.zeros(len(y))
+        priority[kept] = importance
+        score, p_value = np.nan, np.nan
+        if validation is not None:
+            X_val, y_val = validation
+            loss = _validation_loss(est, X_val, y_val)
+            reference = loss if reference is None else reference
+            score = float(est.score(X_val, y_val))
+            p_value = sign_test_pvalue(loss, reference)
+        alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
+        spectrum = np.sort(alpha)[::-1]
+        path._append(est, kept.copy(), spectrum, score, p_value)
+        fired = (stop == "significance" and p_value < level) or (
+            callable(stop) and bool(stop(path))
+        )
+        if fired and stage > 0:
+            path.stop_stage, path.selected = stage, stage - 1
+            return path
+        path.selected = stage
+        floor = _floor(len(kept), min_support, checkpoints)
+        if len(kept) <= floor or (n_stages is not None and stage >= n_stages):
+            return path
+        k = _n_to_remove(len(kept), fraction, n_remove, floor)
+        removed = kept[np.argsort(importance, kind="stable")[:k]]  # step 2
+        kept = np.setdiff1d(kept, removed)
+        stage += 1
+
+
+def pruned_fraction(path: PruningPath, stage: int | None = None) -> float:
+    """Share of the training points removed at ``stage`` (default: selected)."""
+    stage = path.selected if stage is None else stage
+    return 1.0 - path.n_support[stage] / path.n_support[0]

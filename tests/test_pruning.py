@@ -1,0 +1,200 @@
+"""Tests of lssvm.pruning: the pruning path of section 3.7 and [Suykens00]."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm.datasets import gaussian_classes, sinc
+from lssvm.pruning import prune, pruned_fraction, sign_test_pvalue
+
+RTOL_DIRECT = 1e-10
+
+
+@pytest.fixture
+def regression():
+    X, y = sinc(120, noise=0.1, random_state=0)
+    return LSSVMRegressor(gamma=100.0, sigma2=4.0), X, y
+
+
+@pytest.fixture
+def classification():
+    X, y = gaussian_classes(60, mean=0.5, random_state=0)
+    return LSSVMClassifier(gamma=10.0, sigma2=9.0), X, y
+
+
+def _fresh(template, X, y, support):
+    return (
+        LSSVMRegressor(**template.get_params()).fit(X[support], y[support])
+        if (isinstance(template, LSSVMRegressor))
+        else LSSVMClassifier(**template.get_params()).fit(X[support], y[support])
+    )
+
+
+def test_fraction_schedule(regression):
+    est, X, y = regression
+    path = prune(est, X, y, fraction=0.1, min_support=40)
+    n = path.n_support
+    expected = [120]
+    while expected[-1] > 40:
+        expected.append(max(40, expected[-1] - max(1, round(0.1 * expected[-1]))))
+    np.testing.assert_array_equal(n, expected)
+
+
+def test_n_remove_schedule_and_checkpoints(regression):
+    est, X, y = regression
+    path = prune(est, X, y, n_remove=7, min_support=50, checkpoints=(100,))
+    n = path.n_support
+    assert 100 in n and n[-1] == 50
+    steps = -np.diff(n)
+    assert np.all(steps <= 7) and np.all(steps >= 1)
+    assert np.sum(steps < 7) <= 2  # only the clipped steps at 100 and 50
+    assert len(prune(est, X, y, n_remove=5, n_stages=3).n_support) == 4
+
+
+@pytest.mark.parametrize("problem", ["regression", "classification"])
+def test_downdated_solution_equals_a_fresh_fit(problem, request):
+    est, X, y = request.getfixturevalue(problem)
+    path = prune(est, X, y, fraction=0.05, min_support=20)
+    assert path.update == "downdate"
+    for stage in range(len(path.estimators)):
+        fitted, support = path.estimators[stage], path.support[stage]
+        fresh = _fresh(est, X, y, support)
+        scale = np.max(np.abs(fresh.alpha_))
+        np.testing.assert_allclose(
+            fitted.alpha_, fresh.alpha_, rtol=0, atol=RTOL_DIRECT * max(scale, 1)
+        )
+        assert abs(fitted.b_ - fresh.b_) <= RTOL_DIRECT * max(abs(fresh.b_), 1)
+        np.testing.assert_allclose(
+            fitted.predict(X), fresh.predict(X), rtol=0, atol=1e-9
+        )
+
+
+def test_pruning_never_adds_points_and_removes_the_smallest(classification):
+    est, X, y = classification
+    path = prune(est, X, y, min_support=30)
+    for s in range(1, len(path.support)):
+        prev, cur = path.support[s - 1], path.support[s]
+        assert set(cur) < set(prev)
+        removed = np.setdiff1d(prev, cur)
+        alpha = np.abs(path.estimators[s - 1].alpha_)
+        kept_min = alpha[np.isin(prev, cur)].min()
+        assert alpha[np.isin(prev, removed)].max() <= kept_min
+    assert np.array_equal(path.n_support, [len(s) for s in path.support])
+    assert all(np.all(np.diff(sp) <= 0) for sp in path.spectra)  # sorted spectra
+
+
+def test_downdate_and_refit_give_the_same_path(regression):
+    est, X, y = regression
+    a = prune(est, X, y, min_support=30, update="downdate")
+    b = prune(est, X, y, min_support=30, update="refit")
+    assert a.update == "downdate" and b.update == "refit"
+    for s_a, s_b in zip(a.support, b.support, strict=True):
+        np.testing.assert_array_equal(s_a, s_b)
+
+
+def test_sign_test_values():
+    assert sign_test_pvalue([1] * 5, [0] * 5) == pytest.approx(1 / 32)
+    assert sign_test_pvalue([0, 0], [0, 0]) == 1.0
+    assert sign_test_pvalue([0, 1, 0], [1, 0, 1]) == pytest.approx(7 / 8)
+
+
+def test_significance_stop_fires_on_a_constructed_case(regression):
+    # Noiseless validation data: pruning to a handful of points must degrade the
+    # squared error on (nearly) every validation point, so the rule fires.
+    est, X, y = regression
+    X_val, y_val = sinc(60, noise=0.0, low=-9.5, high=9.5)
+    path = prune(
+        est, X, y, n_remove=10, min_support=5, validation=(X_val, y_val),
+        stop="significance", level=0.01,
+    )  # fmt: skip
+    assert path.stop_stage is not None
+    assert path.p_values[path.stop_stage] < 0.01
+    assert np.all(path.p_values[: path.stop_stage] >= 0.01)
+    assert path.selected == path.stop_stage - 1
+    assert path.estimator_ is path.estimators[path.selected]
+    assert path.n_support[-1] > 5  # it stopped before min_support
+    assert path.last_before(0.01) == path.selected
+
+
+def test_callable_stop_and_no_stop(classification):
+    est, X, y = classification
+    path = prune(est, X, y, min_support=10, stop=lambda p: p.n_support[-1] < 80)
+    assert path.n_support[path.stop_stage] < 80 <= path.n_support[path.selected]
+    full = prune(est, X, y, min_support=10)
+    assert full.stop_stage is None and full.n_support[-1] == 10
+    assert pruned_fraction(full) == pytest.approx(1 - 10 / 120)
+
+
+def test_signed_criterion_prunes_negative_values_first(classification):
+    est, X, y = classification
+    path = prune(est, X, y, n_remove=10, n_stages=1, criterion="signed")
+    first = path.estimators[0].alpha_
+    removed = np.setdiff1d(path.support[0], path.support[1])
+    assert np.all(first[removed] < 0)
+    assert np.sort(first)[9] == pytest.approx(first[removed].max())
+
+
+def test_multiclass_prunes_shared_rows():
+    X, y = gaussian_classes(40, random_state=1)
+    y = np.where(X[:, 0] > 0.8, 2, (y > 0).astype(int))  # three classes
+    est = LSSVMClassifier(gamma=10.0, sigma2=4.0, coding="moc")
+    path = prune(est, X, y, fraction=0.1, min_support=40)
+    assert path.update == "downdate"  # moc: every bit uses every row
+    fresh = LSSVMClassifier(**est.get_params()).fit(
+        X[path.support[-1]], y[path.support[-1]]
+    )
+    np.testing.assert_allclose(path.estimator_.alpha_, fresh.alpha_, atol=1e-9)
+    ovo = prune(LSSVMClassifier(gamma=10.0, sigma2=4.0), X, y, n_remove=10, n_stages=2)
+    assert ovo.update == "refit" and list(ovo.n_support) == [80, 70, 60]
+    assert ovo.estimators[-1].predict(X).shape == y.shape
+
+
+def test_retune_hook_changes_parameters(regression):
+    est, X, y = regression
+    seen = []
+
+    def retune(stage, X_kept, y_kept):
+        seen.append((stage, len(y_kept)))
+        return {"gamma": 10.0}
+
+    path = prune(est, X, y, n_remove=20, n_stages=3, retune=retune, retune_at=(2,))
+    assert seen == [(2, 80)]
+    assert [e.gamma for e in path.estimators] == [100.0, 100.0, 10.0, 10.0]
+    fresh = LSSVMRegressor(gamma=10.0, sigma2=4.0).fit(
+        X[path.support[3]], y[path.support[3]]
+    )
+    np.testing.assert_allclose(path.estimators[3].alpha_, fresh.alpha_, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"fraction": 0.0}, "fraction must be a float in \\(0, 1\\)"),
+        ({"fraction": 1.0}, "fraction must be"),
+        ({"n_remove": 0}, "n_remove must be an integer >= 1"),
+        ({"n_remove": 2.5}, "n_remove must be"),
+        ({"min_support": 0}, "min_support must be"),
+        ({"min_support": 1000}, "exceeds the 120 training points"),
+        ({"n_stages": -1}, "n_stages must be"),
+        ({"stop": "cv"}, "stop must be one of"),
+        ({"stop": "significance"}, "pass validation="),
+        ({"level": 1.5}, "level must be"),
+        ({"criterion": "signed"}, "binary classifiers only"),
+        ({"criterion": "size"}, "criterion must be one of"),
+        ({"update": "qr"}, "update must be one of"),
+    ],
+)
+def test_bad_input_gives_clear_errors(regression, kwargs, match):
+    est, X, y = regression
+    with pytest.raises(ValueError, match=match):
+        prune(est, X, y, **kwargs)
+
+
+def test_not_an_lssvm_is_a_type_error(regression):
+    from sklearn.linear_model import Ridge
+
+    _, X, y = regression
+    with pytest.raises(TypeError, match="LSSVMClassifier or LSSVMRegressor"):
+        prune(Ridge(), X, y)
