@@ -6,27 +6,27 @@ by pruning:
 
 1. train an LS-SVM on N points;
 2. remove a small part of the points (5% of the current set) with the smallest
-   values in the sorted |alpha_k| spectrum;
+   values in the sorted abs(alpha_k) spectrum;
 3. retrain on the reduced set;
 4. go to 2 unless a user-defined performance index degrades.
 
 :func:`prune` runs this loop for :class:`lssvm.LSSVMClassifier` (binary or
 multiclass: the rows shared by the bits are pruned, ranked by the largest quantile
-of |alpha_kj| within the bits that use them, since bits may have different gamma)
+of abs(alpha_kj) within the bits that use them, since bits may have different gamma)
 and :class:`lssvm.LSSVMRegressor`, and returns the whole path
 (:class:`PruningPath`).
 
 Retraining does not factor from scratch. With H = K + I/gamma the bordered system
 (3.24) is solved through H (the elimination (3.25)); removing points removes rows and
 columns of H. The Cholesky factor is kept in an order with the points most likely to
-stay (large |alpha_k|) first: the factor rows of the unchanged leading points are
+stay (large abs(alpha_k)) first: the factor rows of the unchanged leading points are
 reused, and only the trailing block is rebuilt from its Schur complement
 (:func:`lssvm.rls_svm.update_cholesky`, whose order is refreshed with the new
-|alpha_k| ranking at every stage). The system of each stage is then solved by
+abs(alpha_k) ranking at every stage). The system of each stage is then solved by
 :func:`lssvm.solvers.solve_bordered_kkt` with the downdated factor passed as
 ``factor=``: two triangular solves per stage, no new factorisation. The first
 stage after the unpruned fit rebuilds the whole factor (the input order says
-nothing about |alpha_k|), so a path costs about two full factorisations plus one
+nothing about abs(alpha_k)), so a path costs about two full factorisations plus one
 small trailing block per stage, where refitting costs one factorisation per stage.
 
 Stopping at a significant loss (Table 3.5's SL 5% and SL 1%). On a validation set the
@@ -84,7 +84,7 @@ class PruningPath:
     n_support : ndarray of int
         Number of support vectors at each stage.
     spectra : list of ndarray
-        The |alpha_k| of each stage sorted in decreasing order (for several bits or
+        The abs(alpha_k) of each stage sorted in decreasing order (for several bits or
         outputs, the largest over them; the ranking then uses within-bit quantiles).
     scores : ndarray
         ``estimator.score`` on the validation set (accuracy or R^2); NaN without one.
@@ -213,7 +213,7 @@ def _ranking(estimator, criterion):
 
 
 def _bit_quantiles(A):
-    """Quantile of each |alpha_kj| among the rows bit j uses (alpha_kj != 0).
+    """Quantile of each abs(alpha_kj) among the rows bit j uses (alpha_kj != 0).
 
     Bits may have very different gamma and scales (one-versus-one codes tuned per
     bit), so a row is ranked by its best within-bit quantile: it is pruned when it
@@ -232,7 +232,7 @@ class _FactorPath:
     ``order`` lists the kept points (global indices) in factor order and L (C-ordered)
     is the lower factor of H[order][:, order]. Stage 0 is factored in the input order
     by the direct solver; the first :meth:`shrink` rebuilds it in the order of
-    decreasing |alpha_k|, and later ones keep the factor rows of the leading points
+    decreasing abs(alpha_k), and later ones keep the factor rows of the leading points
     that stay and rebuild only the trailing block (update_cholesky).
     """
 
@@ -242,7 +242,7 @@ class _FactorPath:
         self.kernel = kernel
         self.order = None
         self.L = None
-        self.ranked = False  # True once the factor order follows |alpha_k|
+        self.ranked = False  # True once the factor order follows abs(alpha_k)
 
     def _rows(self, new_order):
         K, shift = self.K, self.inv_gamma
@@ -256,7 +256,7 @@ class _FactorPath:
         """Factor for the points ``kept``; ``priority`` orders the rebuilt block."""
         stays = np.isin(self.order, kept)
         p = int(np.argmin(stays)) if not stays.all() else len(self.order)
-        p = p if self.ranked else 0  # the input order says nothing about |alpha_k|
+        p = p if self.ranked else 0  # the input order says nothing about abs(alpha_k)
         tail = np.setdiff1d(kept, self.order[:p])
         tail = tail[np.argsort(-priority[tail], kind="stable")]
         new_order = np.concatenate([self.order[:p], tail])
@@ -340,7 +340,7 @@ def prune(
     retune_at=(),
     update: str = "downdate",
 ) -> PruningPath:
-    """Sparse LS-SVM by gradually pruning the smallest |alpha_k| (section 3.7).
+    """Sparse LS-SVM by gradually pruning the smallest abs(alpha_k) (section 3.7).
 
     Parameters
     ----------
@@ -369,7 +369,7 @@ def prune(
     level : float, default=0.05
         Significance level of ``stop="significance"``.
     criterion : {"abs", "signed"}, default="abs"
-        "abs": prune the smallest |alpha_k| ([Suykens00]). "signed" (binary
+        "abs": prune the smallest abs(alpha_k) ([Suykens00]). "signed" (binary
         classifier only): prune the smallest alpha_k, i.e. the most negative, the
         points beyond the margin y_k f(x_k) > 1 (remark after Fig. 3.11).
     retune : callable, optional

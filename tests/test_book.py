@@ -16,7 +16,8 @@ BOOK = ROOT / "book"
 
 
 def _toc_files() -> list[str]:
-    return re.findall(r"file:\s*(\S+)", (ROOT / "_toc.yml").read_text())
+    """The root page and every chapter listed in _toc.yml."""
+    return re.findall(r"(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text())
 
 
 def _chapters() -> list[Path]:
