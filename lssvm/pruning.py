@@ -10,11 +10,15 @@ by pruning:
 3. retrain on the reduced set;
 4. go to 2 unless a user-defined performance index degrades.
 
-:func:`prune` runs this loop for :class:`lssvm.LSSVMClassifier` (binary or
-multiclass: the rows shared by the bits are pruned, ranked by the largest quantile
-of abs(alpha_kj) within the bits that use them, since bits may have different gamma)
-and :class:`lssvm.LSSVMRegressor`, and returns the whole path
-(:class:`PruningPath`).
+:func:`prune` runs this loop for :class:`lssvm.LSSVMClassifier` and
+:class:`lssvm.LSSVMRegressor` and returns the whole path (:class:`PruningPath`). For
+a multiclass classifier there are two readings of step 2. By default the rows shared
+by the bits are pruned, a row ranked by the largest quantile of abs(alpha_kj)
+within the bits that use it (bits may have different gamma). With ``per_bit=True``
+every bit is a binary LS-SVM pruned on its own rows by its own abs(alpha_k), the
+stages are :class:`PrunedOutputCode` models decoded as the classifier decodes, and
+the support vectors are counted over the bits, as the book's Table 3.5 counts them.
+The stop rule is applied to the decoded classes in both cases.
 
 Retraining does not factor from scratch. With H = K + I/gamma the bordered system
 (3.24) is solved through H (the elimination (3.25)); removing points removes rows and
@@ -54,16 +58,17 @@ from typing import Callable
 import numpy as np
 from numpy.typing import NDArray
 from scipy.stats import binom, rankdata
-from sklearn.base import clone, is_classifier
+from sklearn.base import ClassifierMixin, clone, is_classifier
 from sklearn.utils.validation import check_X_y
 
+from . import multiclass as mc
 from ._base import LSSVMBase
 from .rls_svm import update_cholesky
 from .solvers import KKTSolution, solve_bordered_kkt
 
 __all__ = [
-    "PruningPath", "prune", "pruned_fraction", "sign_test_pvalue", "STOP_RULES",
-    "CRITERIA",
+    "PruningPath", "PrunedOutputCode", "prune", "pruned_fraction", "sign_test_pvalue",
+    "STOP_RULES", "CRITERIA",
 ]  # fmt: skip
 
 STOP_RULES = (None, "significance")
@@ -314,10 +319,10 @@ def _fit_stage(template, X, y, kept, factor_path):
     return est, calls["other"] == 0 and calls["covered"] > 0
 
 
-def _validation_loss(estimator, X_val, y_val):
+def _validation_loss(estimator, X_val, y_val, classifier):
     """Per-point loss on the validation set: 0/1 error or squared error."""
     pred = estimator.predict(X_val)
-    if is_classifier(estimator):
+    if classifier:
         return (pred != y_val).astype(float)
     return np.sum(np.reshape((pred - y_val) ** 2, (len(y_val), -1)), axis=1)
 
@@ -339,6 +344,7 @@ def prune(
     retune: Callable | None = None,
     retune_at=(),
     update: str = "downdate",
+    per_bit: bool = False,
 ) -> PruningPath:
     """Sparse LS-SVM by gradually pruning the smallest abs(alpha_k) (section 3.7).
 
@@ -381,6 +387,17 @@ def prune(
     update : {"downdate", "refit"}, default="downdate"
         "downdate": reuse the Cholesky factor between stages (direct solver only);
         "refit": fit each stage from scratch (the reference).
+    per_bit : bool, default=False
+        Multiclass classifiers only. False: prune the training rows shared by the
+        bits (a row leaves every bit at once). True: prune every bit of the output
+        code on its own rows, each bit removing ``fraction`` of its current rows with
+        the smallest abs(alpha_k) of that bit, as the book counts Table 3.5's
+        multiclass support vectors (summed over the bits). The stages are then
+        :class:`PrunedOutputCode` models, ``support[s]`` is a list with the kept rows
+        of each bit, ``n_support`` the sum over the bits, and ``min_support`` a
+        floor per bit (each bit also keeps at least one point of each of its two
+        classes). ``checkpoints``, ``retune`` and ``criterion="signed"`` are not
+        available in this mode.
 
     Returns
     -------
@@ -416,6 +433,20 @@ def prune(
         is_classifier(estimator) and len(np.unique(y)) == 2
     ):
         raise ValueError('criterion="signed" is defined for binary classifiers only.')
+    if per_bit:
+        if not is_classifier(estimator) or len(np.unique(y)) < 3:
+            raise ValueError("per_bit=True prunes the bits of a multiclass classifier.")
+        if checkpoints or retune is not None or criterion != "abs":
+            raise ValueError(
+                "per_bit=True supports neither checkpoints, retune nor "
+                'criterion="signed".'
+            )
+        if estimator.targets != "pm1" and estimator.decoding == "loss":
+            raise ValueError('per_bit=True decodes loss-based only with targets="pm1".')
+        return _run_bits(
+            estimator, X, y, fraction, n_remove, min_support, n_stages, validation,
+            stop, level, update,
+        )  # fmt: skip
     return _run(
         estimator, X, y, fraction, n_remove, min_support, n_stages, tuple(checkpoints),
         validation, stop, level, criterion, retune, set(retune_at), update,
@@ -455,7 +486,7 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         score, p_value = np.nan, np.nan
         if validation is not None:
             X_val, y_val = validation
-            loss = _validation_loss(est, X_val, y_val)
+            loss = _validation_loss(est, X_val, y_val, is_classifier(est))
             reference = loss if reference is None else reference
             score = float(est.score(X_val, y_val))
             p_value = sign_test_pvalue(loss, reference)
@@ -475,6 +506,146 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         k = _n_to_remove(len(kept), fraction, n_remove, floor)
         removed = kept[np.argsort(importance, kind="stable")[:k]]  # step 2
         kept = np.setdiff1d(kept, removed)
+        stage += 1
+
+
+class PrunedOutputCode(ClassifierMixin):
+    """A multiclass LS-SVM whose bits were pruned separately (``prune(per_bit=True)``).
+
+    Bit j is a binary :class:`lssvm.LSSVMClassifier` fitted on its own kept rows
+    with the labels ``codebook_[:, j]`` of their classes (+1 / -1); the classes are
+    decoded from the bits' latent outputs as :class:`lssvm.LSSVMClassifier` does
+    (:func:`lssvm.multiclass.class_scores`).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    codebook_ : ndarray of shape (n_classes, n_bits)
+    estimators_ : list of LSSVMClassifier
+        One fitted binary LS-SVM per bit (classes -1, +1).
+    support_ : list of ndarray of int
+        The rows (indices into the X given to :func:`prune`) each bit was fitted on.
+    decoding : str
+    """
+
+    def __init__(self, classes, codebook, estimators, support, decoding):
+        self.classes_ = classes
+        self.codebook_ = codebook
+        self.estimators_ = estimators
+        self.support_ = support
+        self.decoding = decoding
+
+    @property
+    def n_support_(self) -> NDArray[np.int64]:
+        """Number of support vectors of each bit."""
+        return np.array([len(s) for s in self.support_])
+
+    def bit_outputs(self, X):
+        """Latent outputs of the bits, shape (n_samples, n_bits)."""
+        return np.column_stack([e.decision_function(X) for e in self.estimators_])
+
+    def decision_function(self, X):
+        """Per-class scores whose argmax is ``predict``."""
+        C = self.codebook_
+        return mc.class_scores(self.bit_outputs(X), C, self.decoding)
+
+    def predict(self, X):
+        """The decoded class of each sample."""
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+
+
+def _bit_templates(template, n_bits):
+    """A binary LS-SVM template per bit: the common parameters and bit_params[j]."""
+    params = template.get_params()
+    overrides = params.pop("bit_params") or [{}] * n_bits
+    if len(overrides) != n_bits:
+        raise ValueError(
+            f"bit_params has {len(overrides)} entries but the code has {n_bits} bits."
+        )
+    for name in ("coding", "decoding", "random_state"):
+        params.pop(name)
+    return [type(template)(**{**params, **extra}) for extra in overrides]
+
+
+def _remove_in_bit(importance, labels, k, floor):
+    """Positions of up to k smallest importances, keeping one point of each label."""
+    left = {lab: int(np.sum(labels == lab)) for lab in (-1, 1)}
+    out = []
+    for i in np.argsort(importance, kind="stable"):
+        if len(out) >= min(k, len(labels) - floor):
+            break
+        if left[labels[i]] > 1:
+            left[labels[i]] -= 1
+            out.append(i)
+    return np.array(out, dtype=int)
+
+
+def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validation,
+              stop, level, update):  # fmt: skip
+    """The pruning loop with every bit pruned on its own rows (per_bit=True)."""
+    template = clone(template)
+    classes, y_index = np.unique(y, return_inverse=True)
+    C = mc.codebook(len(classes), template.coding, random_state=template.random_state)
+    Y = mc.encode(y_index, C)  # (N, n_bits): +-1 on a bit's rows, 0 elsewhere
+    bits = []
+    for j, bit_template in enumerate(_bit_templates(template, C.shape[1])):
+        rows = np.flatnonzero(Y[:, j])
+        bits.append({
+            "template": bit_template, "rows": rows, "labels": Y[rows, j],
+            "kept": np.arange(len(rows)),
+            "factor": _new_factor_path(bit_template, X[rows], update),
+        })  # fmt: skip
+    path = PruningPath(update=update)
+    reference = None
+    stage = 0
+    while True:
+        estimators, importances = [], []
+        for bit in bits:
+            fp, kept = bit["factor"], bit["kept"]
+            if fp is not None and fp.L is not None:
+                fp.shrink(kept, bit["priority"])
+            est, _ = _fit_stage(
+                bit["template"], X[bit["rows"]], bit["labels"], kept, fp
+            )
+            estimators.append(est)
+            importance = np.abs(est.alpha_)
+            bit["priority"] = np.zeros(len(bit["rows"]))
+            bit["priority"][kept] = importance
+            importances.append(importance)
+        support = [bit["rows"][bit["kept"]] for bit in bits]
+        model = PrunedOutputCode(classes, C, estimators, support, template.decoding)
+        score, p_value = np.nan, np.nan
+        if validation is not None:
+            X_val, y_val = validation
+            loss = _validation_loss(model, X_val, y_val, True)
+            reference = loss if reference is None else reference
+            score = float(model.score(X_val, y_val))
+            p_value = sign_test_pvalue(loss, reference)
+        path.estimators.append(model)
+        path.support.append(support)
+        path.spectra.append(np.sort(np.concatenate(importances))[::-1])
+        path.n_support = np.append(path.n_support, sum(len(s) for s in support))
+        path.scores = np.append(path.scores, score)
+        path.p_values = np.append(path.p_values, p_value)
+        fired = (stop == "significance" and p_value < level) or (
+            callable(stop) and bool(stop(path))
+        )
+        if fired and stage > 0:
+            path.stop_stage, path.selected = stage, stage - 1
+            return path
+        path.selected = stage
+        removed_any = False
+        if n_stages is None or stage < n_stages:
+            for bit, importance in zip(bits, importances, strict=True):
+                kept = bit["kept"]
+                floor = max(min_support, 2)
+                k = _n_to_remove(len(kept), fraction, n_remove, min(floor, len(kept)))
+                drop = _remove_in_bit(importance, bit["labels"][kept], k, floor)
+                if len(drop):
+                    bit["kept"] = np.delete(kept, drop)  # step 2, within the bit
+                    removed_any = True
+        if not removed_any:
+            return path
         stage += 1
 
 

@@ -198,3 +198,73 @@ def test_not_an_lssvm_is_a_type_error(regression):
     _, X, y = regression
     with pytest.raises(TypeError, match="LSSVMClassifier or LSSVMRegressor"):
         prune(Ridge(), X, y)
+
+
+def _three_classes(seed=0, n=40):
+    rng = np.random.default_rng(seed)
+    centres = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 1.8]])
+    X = np.vstack([c + 0.7 * rng.standard_normal((n, 2)) for c in centres])
+    return X, np.repeat([0, 1, 2], n)
+
+
+@pytest.mark.parametrize("coding", ["ovo", "moc"])
+def test_per_bit_stage_zero_is_the_multiclass_model(coding):
+    X, y = _three_classes()
+    template = LSSVMClassifier(gamma=5.0, sigma2=1.0, coding=coding)
+    path = prune(template, X, y, per_bit=True, n_stages=3)
+    full = LSSVMClassifier(gamma=5.0, sigma2=1.0, coding=coding).fit(X, y)
+    np.testing.assert_allclose(
+        path.estimators[0].decision_function(X), full.decision_function(X), atol=1e-10
+    )
+    np.testing.assert_array_equal(path.estimators[0].predict(X), full.predict(X))
+    assert path.n_support[0] == np.count_nonzero(full.codebook_[y])  # summed rows
+
+
+def test_per_bit_schedule_subsets_and_fresh_fits():
+    X, y = _three_classes(seed=1)
+    bits = [{"gamma": 2.0}, {"gamma": 20.0, "sigma2": 0.5}, {"gamma": 5.0}]
+    template = LSSVMClassifier(sigma2=1.0, coding="ovo", bit_params=bits)
+    path = prune(template, X, y, per_bit=True, n_stages=6)
+    for s in range(1, len(path.estimators)):
+        model = path.estimators[s]
+        for j, (before, now) in enumerate(zip(path.support[s - 1], path.support[s])):
+            assert set(now) < set(before)  # strictly fewer, never added
+            assert len(before) - len(now) == max(1, round(0.05 * len(before)))
+            labels = model.codebook_[y[now], j]
+            assert set(labels) == {-1, 1}  # both classes of the bit stay
+            fresh = LSSVMClassifier(**{"sigma2": 1.0, **bits[j]}).fit(X[now], labels)
+            np.testing.assert_allclose(
+                model.estimators_[j].alpha_, fresh.alpha_, rtol=0, atol=1e-10
+            )
+            assert abs(model.estimators_[j].b_ - fresh.b_) < 1e-10
+        assert path.n_support[s] == sum(len(k) for k in path.support[s])
+
+
+def test_per_bit_removes_the_smallest_support_values_of_each_bit():
+    X, y = _three_classes(seed=2)
+    path = prune(LSSVMClassifier(gamma=5.0, sigma2=1.0), X, y, per_bit=True,
+                 n_stages=1)  # fmt: skip
+    stage0 = path.estimators[0]
+    for j, (before, now) in enumerate(zip(path.support[0], path.support[1])):
+        alpha = np.abs(stage0.estimators_[j].alpha_)
+        gone = ~np.isin(before, now)
+        assert alpha[gone].max() <= alpha[~gone].min()
+
+
+def test_per_bit_significance_stop_and_errors():
+    X, y = _three_classes(seed=3, n=60)
+    X_val, y_val = _three_classes(seed=4, n=60)
+    path = prune(
+        LSSVMClassifier(gamma=5.0, sigma2=1.0), X, y, per_bit=True,
+        validation=(X_val, y_val), stop="significance", level=0.01,
+    )  # fmt: skip
+    assert path.p_values[0] == 1.0 and path.selected == len(path.estimators) - 1 - (
+        path.stop_stage is not None
+    )
+    if path.stop_stage is not None:
+        assert path.p_values[path.stop_stage] < 0.01
+        assert np.all(path.p_values[: path.stop_stage] >= 0.01)
+    with pytest.raises(ValueError, match="multiclass"):
+        prune(LSSVMClassifier(), X[y < 2], y[y < 2], per_bit=True)
+    with pytest.raises(ValueError, match="checkpoints"):
+        prune(LSSVMClassifier(), X, y, per_bit=True, checkpoints=(100,))
