@@ -8,8 +8,9 @@ training part. Hyper-parameters: ``LSSVMClassifierCV(search="shrinking")`` (RBF,
 tuned ONCE per data set, on the first split's training part, then fixed. On each
 split the training part is divided (stratified, 3/4 - 1/4) into a pruning set and a
 validation set. :func:`lssvm.pruning.prune` removes 5% of the pruning set per stage
-(smallest |alpha_k|; for multiclass sets the rows, ranked by the largest quantile of
-|alpha_kj| within the bits that use them) and stops at the first stage whose
+(smallest |alpha_k|; for multiclass sets every bit of the one-versus-one code on its
+own rows, ``prune(per_bit=True)``, support vectors summed over the bits as in the
+book's table) and stops at the first stage whose
 validation errors are significantly worse than the unpruned model's at the 1%
 level (one-sided exact McNemar/sign test, :func:`lssvm.pruning.sign_test_pvalue`);
 the SL 5% model is the last stage before p < 0.05 on the same path. Reported: test
@@ -103,18 +104,24 @@ def run_split(estimator, X, y, split, seed):
         Xtr, y[train], test_size=0.25, stratify=y[train], random_state=seed
     )
     n_classes = len(np.unique(y))
-
-    def stop(path):  # SL 1%, or before a class could vanish from the pruning set
-        counts = np.bincount(
-            np.searchsorted(np.unique(y), y_p[path.support[-1]]), minlength=n_classes
-        )
-        return path.p_values[-1] < 0.01 or counts.min() < 4
-
     t0 = time.perf_counter()
-    path = prune(estimator, X_p, y_p, fraction=0.05, validation=(X_v, y_v), stop=stop,
-                 min_support=2 * n_classes)  # fmt: skip
-    row = {"seconds": time.perf_counter() - t0, "n_prune": len(y_p),
-           "n_stages": len(path.n_support), "update": path.update}  # fmt: skip
+    if n_classes > 2:  # every bit pruned on its own rows; the stop on the classes
+        path = prune(estimator, X_p, y_p, fraction=0.05, validation=(X_v, y_v),
+                     stop="significance", level=0.01, per_bit=True)  # fmt: skip
+    else:
+
+        def stop(path):  # SL 1%, or before a class could vanish from the pruning set
+            counts = np.bincount(
+                np.searchsorted(np.unique(y), y_p[path.support[-1]]),
+                minlength=n_classes,
+            )
+            return path.p_values[-1] < 0.01 or counts.min() < 4
+
+        path = prune(estimator, X_p, y_p, fraction=0.05, validation=(X_v, y_v),
+                     stop=stop, min_support=2 * n_classes)  # fmt: skip
+    row = {"seconds": time.perf_counter() - t0, "n_prune": int(path.n_support[0]),
+           "n_rows": len(y_p), "n_stages": len(path.n_support),
+           "update": path.update}  # fmt: skip
     stages = {"LS-SVM": 0, "SL5": path.last_before(0.05), "SL1": path.selected}
     for key, s in stages.items():
         est = path.estimators[s]
