@@ -38,7 +38,7 @@ def add_download_line(app, pagename, templatename, context, doctree):
     name = Path(pagename).name
     href = "../" * pagename.count("/") + f"{NOTEBOOK_DIR}/{name}.ipynb"
     runtime = _runtime(app.env, pagename)
-    timing = "" if runtime is None else f" It executed in {runtime:.0f} s in this build."
+    timing = "" if runtime is None else f" It ran in {runtime:.0f} s in this build."
     context["body"] += (
         '<p class="chapter-notebook">Run this chapter yourself: download '
         f'<a class="notebook-download" href="{href}" download>{name}.ipynb</a>'

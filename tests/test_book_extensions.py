@@ -1,0 +1,45 @@
+"""The book's two small Sphinx extensions (book/_ext), tested without a build."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_ext"))
+import equation_links  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("number", "chapter"),
+    [(5, "classification"), (13, "multiclass"), (23, "fisher"),
+     (25, "conjugate_gradient"), (34, "regression"), (52, "pruning"),
+     (62, "regression"), (69, "ard"), (99, None)],
+)  # fmt: skip
+def test_equation_numbers_map_to_the_deriving_chapter(number, chapter):
+    assert equation_links.chapter_of(number) == chapter
+
+
+def test_only_plain_prose_is_linked():
+    lines = [
+        "Solve (3.24) by (3.25).",
+        "with ``H (3.24)`` in a literal",
+        ".. math::",
+        "",
+        "   K (3.13) inside the block",
+        "back to prose (3.62)-(3.63), not 3.7 or f(3.5)",
+        ">>> g(3.1)",
+        "Example::",
+        "    (3.5) literal",
+        "(3.99) is no equation of the book",
+    ]
+    out = equation_links.link_lines(lines)
+    assert out[0] == (
+        "Solve :doc:`(3.24) </book/conjugate_gradient>` by "
+        ":doc:`(3.25) </book/conjugate_gradient>`."
+    )
+    assert out[1:5] == lines[1:5]  # literal and math block untouched
+    assert out[5].startswith("back to prose :doc:`(3.62) </book/regression>`-:doc:")
+    assert out[5].endswith("not 3.7 or f(3.5)")  # no link inside f(3.5)
+    assert out[6:] == lines[6:]
