@@ -125,11 +125,12 @@ class PruningPath:
         fired = np.flatnonzero(self.p_values < level)
         return int(fired[0]) - 1 if len(fired) else len(self.estimators) - 1
 
-    def _append(self, estimator, support, spectrum, score, p_value):
+    def _append(self, estimator, support, spectrum, score, p_value, n_support=None):
         self.estimators.append(estimator)
         self.support.append(support)
         self.spectra.append(spectrum)
-        self.n_support = np.append(self.n_support, len(support))
+        n_support = len(support) if n_support is None else n_support
+        self.n_support = np.append(self.n_support, n_support)
         self.scores = np.append(self.scores, score)
         self.p_values = np.append(self.p_values, p_value)
 
@@ -319,6 +320,32 @@ def _fit_stage(template, X, y, kept, factor_path):
     return est, calls["other"] == 0 and calls["covered"] > 0
 
 
+def _validate(model, validation, reference, classifier):
+    """(score, p-value, reference loss) of a stage on the validation set, if any."""
+    if validation is None:
+        return np.nan, np.nan, reference
+    X_val, y_val = validation
+    loss = _validation_loss(model, X_val, y_val, classifier)
+    reference = loss if reference is None else reference
+    return (
+        float(model.score(X_val, y_val)),
+        sign_test_pvalue(loss, reference),
+        reference,
+    )
+
+
+def _stopped(path, stop, level, stage) -> bool:
+    """Step 4 after a stage: True (stage before selected) when the stop rule fires."""
+    fired = (stop == "significance" and path.p_values[-1] < level) or (
+        callable(stop) and bool(stop(path))
+    )
+    if fired and stage > 0:
+        path.stop_stage, path.selected = stage, stage - 1
+        return True
+    path.selected = stage
+    return False
+
+
 def _validation_loss(estimator, X_val, y_val, classifier):
     """Per-point loss on the validation set: 0/1 error or squared error."""
     pred = estimator.predict(X_val)
@@ -483,23 +510,14 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         importance = _ranking(est, criterion)
         priority = np.zeros(len(y))
         priority[kept] = importance
-        score, p_value = np.nan, np.nan
-        if validation is not None:
-            X_val, y_val = validation
-            loss = _validation_loss(est, X_val, y_val, is_classifier(est))
-            reference = loss if reference is None else reference
-            score = float(est.score(X_val, y_val))
-            p_value = sign_test_pvalue(loss, reference)
+        score, p_value, reference = _validate(
+            est, validation, reference, is_classifier(est)
+        )
         alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
         spectrum = np.sort(alpha)[::-1]
         path._append(est, kept.copy(), spectrum, score, p_value)
-        fired = (stop == "significance" and p_value < level) or (
-            callable(stop) and bool(stop(path))
-        )
-        if fired and stage > 0:
-            path.stop_stage, path.selected = stage, stage - 1
+        if _stopped(path, stop, level, stage):
             return path
-        path.selected = stage
         floor = _floor(len(kept), min_support, checkpoints)
         if len(kept) <= floor or (n_stages is not None and stage >= n_stages):
             return path
@@ -614,26 +632,12 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
             importances.append(importance)
         support = [bit["rows"][bit["kept"]] for bit in bits]
         model = PrunedOutputCode(classes, C, estimators, support, template.decoding)
-        score, p_value = np.nan, np.nan
-        if validation is not None:
-            X_val, y_val = validation
-            loss = _validation_loss(model, X_val, y_val, True)
-            reference = loss if reference is None else reference
-            score = float(model.score(X_val, y_val))
-            p_value = sign_test_pvalue(loss, reference)
-        path.estimators.append(model)
-        path.support.append(support)
-        path.spectra.append(np.sort(np.concatenate(importances))[::-1])
-        path.n_support = np.append(path.n_support, sum(len(s) for s in support))
-        path.scores = np.append(path.scores, score)
-        path.p_values = np.append(path.p_values, p_value)
-        fired = (stop == "significance" and p_value < level) or (
-            callable(stop) and bool(stop(path))
-        )
-        if fired and stage > 0:
-            path.stop_stage, path.selected = stage, stage - 1
+        score, p_value, reference = _validate(model, validation, reference, True)
+        spectrum = np.sort(np.concatenate(importances))[::-1]
+        path._append(model, support, spectrum, score, p_value,
+                     n_support=sum(len(s) for s in support))  # fmt: skip
+        if _stopped(path, stop, level, stage):
             return path
-        path.selected = stage
         removed_any = False
         if n_stages is None or stage < n_stages:
             for bit, importance in zip(bits, importances, strict=True):

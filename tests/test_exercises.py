@@ -15,6 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
+from test_book import (
+    _chapters,
+)  # tests/ is on sys.path (pytest's rootdir-relative import)
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -25,16 +28,6 @@ MIN_EXERCISES = 2
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\{([\w-]+)\}[ \t]*(.*)$", re.M)
 LABEL = re.compile(r"^:label:\s*(\S+)", re.M)
-
-
-def _chapters() -> list[Path]:
-    """MyST notebooks: book/*.md files with a jupytext + kernelspec header."""
-    out = []
-    for path in sorted(BOOK.glob("*.md")):
-        head = path.read_text(encoding="utf-8")[:2000]
-        if head.startswith("---") and "jupytext" in head and "kernelspec" in head:
-            out.append(path)
-    return out
 
 
 def _with_exercises() -> list[Path]:
