@@ -87,3 +87,17 @@ def test_unknown_name():
         load_binary("xyz")
     for name in BINARY_SETS:
         assert name in str(info.value)
+
+
+def test_adult_uci_table_3_1():
+    from lssvm.datasets import load_adult_uci
+
+    X, y = load_adult_uci()
+    assert X.shape == (45222, 14)  # Table 3.1: N = 45222, n = 14
+    assert X.dtype == np.float64 and y.dtype == np.int64
+    assert int(y.sum()) == 11208  # >50K, in adult.data and adult.test (">50K.")
+    assert np.all(np.isfinite(X))
+    # categorical columns (workclass, sex, ...) are integer codes 0..k-1
+    for column, levels in ((1, 7), (9, 2), (8, 5)):
+        assert np.unique(X[:, column]).tolist() == list(map(float, range(levels)))
+    assert X[:, 0].min() == 17 and X[:, 0].max() == 90  # age, unscaled
