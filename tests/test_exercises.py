@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 # Pages that are not chapters with exercises: the front page, the API reference, the
 # bibliography, and the benchmark overview.
-NO_EXERCISES = {"intro", "api", "references", "benchmarks"}
+NO_EXERCISES = {"intro", "api", "references"}
 MIN_EXERCISES = 2
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\{([\w-]+)\}[ \t]*(.*)$", re.M)
