@@ -253,8 +253,14 @@ class _FactorPath:
     def _rows(self, new_order):
         K, shift = self.K, self.inv_gamma
 
+        column = np.full(K.shape[0], -1)
+        column[new_order] = np.arange(len(new_order))
+
         def rows(idx):  # H[idx][:, new_order], H = K + I/gamma (3.24)
-            return K[np.ix_(idx, new_order)] + shift * (idx[:, None] == new_order)
+            A = K[np.ix_(idx, new_order)]
+            on = column[idx] >= 0  # rows whose point is also a column: the diagonal
+            A[np.flatnonzero(on), column[idx[on]]] += shift
+            return A
 
         return rows
 
@@ -298,7 +304,7 @@ def _fit_stage(template, X, y, kept, factor_path):
         a = a if est.fit_intercept else None  # (3.62) without the border
         if first:  # (3.24) by one Cholesky of H, kept for the next stages
             K_kept = factor_path.K.take(kept, axis=0).take(kept, axis=1)
-            sol = solve_bordered_kkt(K_kept, gamma, a, d, signs=signs)
+            sol = solve_bordered_kkt(K_kept, gamma, a, d, signs=signs, overwrite=True)
             factor_path.L, factor_path.order = sol.factor.T, kept.copy()
             return sol
         # (3.24) by the elimination (3.25) with the downdated factor, whose rows
@@ -585,12 +591,12 @@ def _bit_templates(template, n_bits):
     return [type(template)(**{**params, **extra}) for extra in overrides]
 
 
-def _remove_in_bit(importance, labels, k, floor):
+def _remove_in_bit(importance, labels, k):
     """Positions of up to k smallest importances, keeping one point of each label."""
     left = {lab: int(np.sum(labels == lab)) for lab in (-1, 1)}
     out = []
     for i in np.argsort(importance, kind="stable"):
-        if len(out) >= min(k, len(labels) - floor):
+        if len(out) >= k:
             break
         if left[labels[i]] > 1:
             left[labels[i]] -= 1
@@ -644,7 +650,7 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
                 kept = bit["kept"]
                 floor = max(min_support, 2)
                 k = _n_to_remove(len(kept), fraction, n_remove, min(floor, len(kept)))
-                drop = _remove_in_bit(importance, bit["labels"][kept], k, floor)
+                drop = _remove_in_bit(importance, bit["labels"][kept], k)
                 if len(drop):
                     bit["kept"] = np.delete(kept, drop)  # step 2, within the bit
                     removed_any = True
