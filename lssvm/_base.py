@@ -1,11 +1,11 @@
 """What the LS-SVM estimators share: hyper-parameters, the KKT solve, the dual model.
 
-The classifier (3.5)-(3.7) and the function estimator (3.32)-(3.34) differ only in
+The classifier [S 3.5-3.7] and the function estimator [S 3.32-3.34] differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
 hand their system to :func:`lssvm.solvers.solve_bordered_kkt`, through
 :meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG, and
-drops the border (and b) when ``fit_intercept=False``: (3.62), the system of
-regularization networks (3.50) and Gaussian processes (3.63).
+drops the border (and b) when ``fit_intercept=False``: [S 3.62], the system of
+regularization networks [S 3.50] and Gaussian processes [S 3.63].
 """
 
 from __future__ import annotations
@@ -31,23 +31,23 @@ class LSSVMBase(BaseEstimator):
     Parameters
     ----------
     gamma : float, default=1.0
-        Regularization constant of (3.1): the weight of the squared errors.
+        Regularization constant of [S 3.1]: the weight of the squared errors.
     kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
         Kernel function; a callable is used as ``kernel(X, Z)``.
     sigma2 : float or array, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); one value per input
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
     degree : int, default=3
         Degree d of the polynomial kernel (x^T z + tau)^d.
     tau : float, default=1.0
         Offset of the polynomial kernel.
     solver : {"direct", "cg", "auto"}, default="direct"
-        How the KKT system (3.24) is solved.
+        How the KKT system [S 3.24] is solved.
 
         - "direct": build the lower triangle of the N x N Gram matrix and factor
           K + I/gamma once (Cholesky). Memory 8 N^2 bytes, time O(N^3).
-        - "cg": the large-scale algorithm of section 3.4.1, matrix-free: conjugate
-          gradient on (3.25) with K recomputed in tiles at every product
+        - "cg": the large-scale algorithm of [S §3.4.1], matrix-free: conjugate
+          gradient on [S 3.25] with K recomputed in tiles at every product
           (:class:`lssvm.operators.KernelOperator`, memory O(N)), preconditioned by
           a Nystrom approximation of K + I/gamma with r = min(500, N // 2) random
           landmarks (:class:`lssvm.operators.NystromPreconditioner`,
@@ -64,10 +64,10 @@ class LSSVMBase(BaseEstimator):
         A :class:`~sklearn.exceptions.ConvergenceWarning` is issued if CG stops
         at its iteration limit (10 N) before reaching it.
     fit_intercept : bool, default=True
-        Fit the bias term b (the border of (3.24)). False fits the model without
-        bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, eq. (3.62):
-        the regularization network (3.50) and the Gaussian-process mean (3.63).
-        Then b_ = 0 and the constraint sum_k alpha_k = 0 (3.31) no longer holds.
+        Fit the bias term b (the border of [S 3.24]). False fits the model without
+        bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, [S 3.62]:
+        the regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
+        Then b_ = 0 and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
     """
 
     def __init__(
@@ -106,7 +106,7 @@ class LSSVMBase(BaseEstimator):
 
     def _check_params(self):
         check_positive(
-            self.gamma, "gamma", meaning="regularization constant of (3.1)", owner=self
+            self.gamma, "gamma", meaning="regularization constant of [S 3.1]", owner=self
         )
         self._check_solver_params()
         return make_kernel(
@@ -114,15 +114,15 @@ class LSSVMBase(BaseEstimator):
         )
 
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
-        """Solve (3.24) with Omega = S K S for K = kernel(X, X), by ``self.solver``.
+        """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``self.solver``.
 
         ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,
-        (3.62), b = 0. "direct": the lower triangle of K, factored in place. "cg": K
+        [S 3.62], b = 0. "direct": the lower triangle of K, factored in place. "cg": K
         as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
         """
         n = X.shape[0]
         if not self.fit_intercept:
-            a = None  # (3.62): no border, no b
+            a = None  # [S 3.62]: no border, no b
         if solvers.choose_method(self.solver, n) == "direct":
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
@@ -137,7 +137,7 @@ class LSSVMBase(BaseEstimator):
         )  # fmt: skip
 
     def _fit_kkt(self, X, a, d, signs=None):
-        """Solve (3.24) for the training inputs X and store the dual model.
+        """Solve [S 3.24] for the training inputs X and store the dual model.
 
         No N x N matrix is kept after the fit: the Gaussian-process error bars of
         :mod:`lssvm.gp` factor K + I/gamma again when first asked for (see
@@ -154,7 +154,7 @@ class LSSVMBase(BaseEstimator):
         self.alpha_ = sol.alpha
         self.b_ = sol.b
         self._cholesky_ = None  # factored on demand by predict(return_std=True)
-        self.e_ = sol.alpha / self.gamma  # alpha_k = gamma e_k, (3.4) and (3.31)
+        self.e_ = sol.alpha / self.gamma  # alpha_k = gamma e_k, [S 3.4] and [S 3.31]
         self.n_iter_ = sol.n_iter
         self.support_vectors_ = np.array(X, dtype=np.float64, copy=True)
         return self
@@ -178,7 +178,7 @@ class LSSVMBase(BaseEstimator):
             yield rows, kernel(X[rows], SV)
 
     def _latent(self, X):
-        """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in (3.7), or (3.34).
+        """sum_k dual_coef_k K(x, x_k) + b: the argument of sign in [S 3.7], or [S 3.34].
 
         Shape (n_samples,), or (n_samples, n_outputs) for a 2-D ``dual_coef_``.
         """

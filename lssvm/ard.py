@@ -1,6 +1,6 @@
 r"""Automatic relevance determination (ARD) for LS-SVMs by evidence maximisation.
 
-The practical algorithm of [VanGestel01] section 4, on the RBF kernel with one
+The practical algorithm of [VanGestel01] [VG §4], on the RBF kernel with one
 weight per input,
 
 .. math:: K(x, z) = \exp\big(-(x - z)^T \mathrm{diag}(\bar u) (x - z)\big)
@@ -14,7 +14,7 @@ isotropic :math:`\exp(-\|x - z\|^2/\sigma^2)` at the start, the starting weights
 must be :math:`1/\sigma^2`, which is what :func:`ard` uses.
 
 1. Standardise the inputs to zero mean and unit variance.
-2. Maximise the evidence (11) over one width sigma^2 (u = 1), with gamma, mu, zeta
+2. Maximise the evidence [VG 11] over one width sigma^2 (u = 1), with gamma, mu, zeta
    inferred on level 2 for each width (:func:`lssvm.bayes.level3`).
 3. Start the weights at 1/sigma^2 (or at the previous weights without the
    removed inputs).
@@ -22,7 +22,7 @@ must be :math:`1/\sigma^2`, which is what :func:`ard` uses.
    analytic gradient of :func:`lssvm.bayes.log_evidence_gradient`).
 5. Remove inputs with a low weight and go back to 3.
 
-Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), section 4.
+Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4].
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ class ARDResult:
     weights_path : ndarray of shape (n_rows, n_features)
         The weights u after each optimiser iteration, all stages one after the
         other (the first row of each stage is its starting point); NaN for inputs
-        removed before that stage. [VanGestel01] Fig. 1 plots its first stage.
+        removed before that stage. [VanGestel01] [VG Fig. 1] plots its first stage.
     path_stage : ndarray of shape (n_rows,)
         The stage of each row of ``weights_path``.
     ranking : ndarray of int
@@ -173,7 +173,7 @@ def ard(
     max_iter=100,
     max_stages=10,
 ) -> ARDResult:
-    """ARD by evidence maximisation: the algorithm of [VanGestel01] section 4.
+    """ARD by evidence maximisation: the algorithm of [VanGestel01] [VG §4].
 
     Parameters
     ----------

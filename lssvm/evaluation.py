@@ -1,14 +1,14 @@
 """The book's benchmark protocol: randomized 2/3-1/3 splits, test accuracy.
 
-Tables 3.3 and 3.4 of Suykens et al. (2002) report the mean (std) test accuracy over
+[S Tables 3.3 and 3.4] of Suykens et al. (2002) report the mean (std) test accuracy over
 10 randomizations of a split into 2/3 for training (where the hyper-parameters are
 tuned by 10-fold CV) and 1/3 for testing. :func:`randomized_test_accuracy` runs that
 protocol for any scikit-learn classifier. Our choices, which the book does not state:
-the test part has ceil(N/3) points (this gives the sizes N_test of Tables 3.1-3.2),
+the test part has ceil(N/3) points (this gives the sizes N_test of [S Tables 3.1-3.2]),
 the splits are stratified by class and seeded, and inputs are standardised with the
 training part's mean and standard deviation.
 
-Sources: Suykens et al. (2002), section 3.4.3; Van Gestel et al., Machine Learning
+Sources: Suykens et al. (2002), [S §3.4.3]; Van Gestel et al., Machine Learning
 54 (2004), for the benchmark itself.
 """
 

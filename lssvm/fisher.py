@@ -1,14 +1,14 @@
 r"""Fisher discriminant analysis, linear and in feature space (Suykens 2002, 3.3).
 
-Linear FDA projects x onto z = w^T x + b and maximises the Rayleigh quotient (3.16)
+Linear FDA projects x onto z = w^T x + b and maximises the Rayleigh quotient [S 3.16]
 
 .. math:: J_{FD}(w) = \frac{[w^T(\mu^{(1)} - \mu^{(2)})]^2}{w^T \Sigma_W w},
    \qquad \Sigma_W = S_{W_1} + S_{W_2},
 
-with the sample means (3.19) and covariances (3.20); the maximiser is
-:math:`w_{FD} \propto \Sigma_W^{-1}(\mu^{(1)} - \mu^{(2)})` (3.17), and a point is
+with the sample means [S 3.19] and covariances [S 3.20]; the maximiser is
+:math:`w_{FD} \propto \Sigma_W^{-1}(\mu^{(1)} - \mu^{(2)})` [S 3.17], and a point is
 classified by the side of the midpoint of the projected means.
-:func:`rayleigh_quotient` evaluates (3.16) from projected values, so it serves any
+:func:`rayleigh_quotient` evaluates [S 3.16] from projected values, so it serves any
 direction, in input or feature space.
 
 In feature space, the kernel Fisher discriminant of Mika et al. (1999) writes
@@ -23,7 +23,7 @@ quotient is maximised, after regularisation, by
 P = I (``penalty="identity"``, Mika et al.'s choice) or P = K (``penalty="norm"``:
 the penalty mu ||w||^2 in feature space). With ``penalty="norm"`` and mu = 1/gamma
 this is, up to scale, the direction of the LS-SVM with targets +-1 or LS-SVM_F's
-+N/N_1, -N/N_2 (3.23): see the Fisher chapter for the derivation.
++N/N_1, -N/N_2 [S 3.23]: see the Fisher chapter for the derivation.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _check_reg(reg):
 
 
 def class_statistics(X, y):
-    """Sample means (3.19) and covariances (3.20) of class 1 and class 2.
+    """Sample means [S 3.19] and covariances [S 3.20] of class 1 and class 2.
 
     Class 1 is the larger label (coded +1 by the LS-SVM), class 2 the smaller.
 
@@ -75,14 +75,14 @@ def class_statistics(X, y):
     -------
     means : ndarray of shape (2, n_features)
     covariances : ndarray of shape (2, n_features, n_features)
-        Normalised by N_j - 1, as (3.20).
+        Normalised by N_j - 1, as [S 3.20].
     counts : ndarray of shape (2,)
     """
     X = np.asarray(X, dtype=np.float64)
     one, two, _ = _two_class_masks(y)
     if min(one.sum(), two.sum()) < 2:
         raise ValueError(
-            "Each class needs at least 2 points for its sample covariance (3.20); "
+            "Each class needs at least 2 points for its sample covariance [S 3.20]; "
             f"got {one.sum()} and {two.sum()}."
         )
     means = np.array([X[one].mean(axis=0), X[two].mean(axis=0)])
@@ -93,10 +93,10 @@ def class_statistics(X, y):
 
 
 def rayleigh_quotient(z, y) -> float:
-    """J_FD of (3.16) for projected values z_k = w^T x_k + b (or w^T phi(x_k) + b).
+    """J_FD of [S 3.16] for projected values z_k = w^T x_k + b (or w^T phi(x_k) + b).
 
     (difference of the class means of z)^2 / (sum of the class variances of z), the
-    variances normalised by N_j - 1 as in (3.20); independent of b and of the scale
+    variances normalised by N_j - 1 as in [S 3.20]; independent of b and of the scale
     of w.
     """
     z = np.asarray(z, dtype=np.float64).ravel()
@@ -111,18 +111,18 @@ def rayleigh_quotient(z, y) -> float:
 
 
 def fisher_direction(X, y, *, reg=0.0) -> NDArray[np.float64]:
-    """Unit vector along (Sigma_W + reg I)^{-1} (mu_1 - mu_2), eq. (3.17).
+    """Unit vector along (Sigma_W + reg I)^{-1} (mu_1 - mu_2), [S 3.17].
 
-    Sigma_W = S_W1 + S_W2 (3.20). ``reg`` > 0 regularises a singular Sigma_W.
+    Sigma_W = S_W1 + S_W2 [S 3.20]. ``reg`` > 0 regularises a singular Sigma_W.
     """
     reg = _check_reg(reg)
     means, covariances, _ = class_statistics(X, y)
     d = means[0] - means[1]
     if not np.any(d):
-        raise ValueError("The two class means are equal: (3.17) has no direction.")
+        raise ValueError("The two class means are equal: [S 3.17] has no direction.")
     Sigma_W = covariances[0] + covariances[1] + reg * np.eye(means.shape[1])
     try:
-        w = solve(Sigma_W, d, assume_a="pos")  # (3.17)
+        w = solve(Sigma_W, d, assume_a="pos")  # [S 3.17]
     except np.linalg.LinAlgError:
         raise ValueError(
             "Sigma_W = S_W1 + S_W2 is singular (e.g. more features than points); "
@@ -132,7 +132,7 @@ def fisher_direction(X, y, *, reg=0.0) -> NDArray[np.float64]:
 
 
 class FisherDiscriminant(ClassifierMixin, BaseEstimator):
-    """Linear Fisher discriminant: direction (3.17), midpoint rule.
+    """Linear Fisher discriminant: direction [S 3.17], midpoint rule.
 
     Parameters
     ----------
@@ -147,7 +147,7 @@ class FisherDiscriminant(ClassifierMixin, BaseEstimator):
         Unit direction w_FD.
     intercept_ : float
         b = -w^T (mu_1 + mu_2) / 2: the midpoint of the projected means is at 0.
-    means_, covariances_ : the statistics (3.19)-(3.20), class 1 first.
+    means_, covariances_ : the statistics [S 3.19-3.20], class 1 first.
 
     Examples
     --------
@@ -172,7 +172,7 @@ class FisherDiscriminant(ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """z = w^T x + b (3.15); > 0 on the side of class 1 (``classes_[1]``)."""
+        """z = w^T x + b [S 3.15]; > 0 on the side of class 1 (``classes_[1]``)."""
         check_is_fitted(self, "coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return X @ self.coef_ + self.intercept_

@@ -1,43 +1,43 @@
-r"""LS-SVM regression as a Gaussian process: error bars, (3.54)-(3.63).
+r"""LS-SVM regression as a Gaussian process: error bars, [S 3.54-3.63].
 
 With :math:`C_N = \Omega + I/\gamma`, :math:`\Omega_{kl} = K(x_k, x_l)`, the zero-bias
-LS-SVM (3.62) is the posterior mean of a zero-mean Gaussian process with covariance
-K observed with noise variance :math:`1/\gamma` (3.63). With
+LS-SVM [S 3.62] is the posterior mean of a zero-mean Gaussian process with covariance
+K observed with noise variance :math:`1/\gamma` [S 3.63]. With
 :math:`\theta(x) = [K(x, x_1); \dots; K(x, x_N)]` and the prior variance
-:math:`\nu = K(x, x)` (the :math:`\nu` of (3.55), not that of (3.25)), (3.60) gives
+:math:`\nu = K(x, x)` (the :math:`\nu` of [S 3.55], not that of [S 3.25]), [S 3.60] gives
 the posterior variance of the latent function f(x):
 
 .. math:: \sigma^2(x) = \nu - \theta^T C_N^{-1} \theta.
 
-**With the bias b** (3.32), take b as a constant basis function with a flat
-(improper) prior, as regularization networks do and as [RW06] sec. 2.7 does for
+**With the bias b** [S 3.32], take b as a constant basis function with a flat
+(improper) prior, as regularization networks do and as [RW §2.7] does for
 explicit basis functions with a vague prior. Let
 :math:`f(x) = g(x) + b`, :math:`g \sim GP(0, K)`, :math:`b \sim N(0, c)`
 independent of g. Then :math:`\mathrm{cov}(y) = C_N + c\, 1_v 1_v^T`,
 :math:`\mathrm{cov}(f(x), y) = \theta + c\, 1_v`, :math:`\mathrm{var} f(x) = \nu + c`,
-and (3.60) with Sherman-Morrison on :math:`(C_N + c\, 1_v 1_v^T)^{-1}` gives, with
+and [S 3.60] with Sherman-Morrison on :math:`(C_N + c\, 1_v 1_v^T)^{-1}` gives, with
 
 .. math::
 
     q = \theta^T C_N^{-1} \theta, \quad p = 1_v^T C_N^{-1} \theta, \quad
-    s = 1_v^T C_N^{-1} 1_v \ (\text{the } s \text{ of (3.25)}),
+    s = 1_v^T C_N^{-1} 1_v \ (\text{the } s \text{ of [S 3.25]}),
 
 .. math:: \sigma_c^2(x) = \nu - q + \frac{(1 - p)^2}{s + 1/c}
     \ \xrightarrow{c \to \infty}\ \nu - q + \frac{(1 - p)^2}{s}.
 
-The limit is [RW06] (2.42) with h(x) = 1: the second term is the variance added by
+The limit is [RW 2.42] with h(x) = 1: the second term is the variance added by
 not knowing b. The posterior mean tends to :math:`\theta^T C_N^{-1}(y - 1_v \hat b)
-+ \hat b` with :math:`\hat b = 1_v^T C_N^{-1} y / s`, which is (3.25) step 3: the
-LS-SVM model (3.34) with bias is this GP's posterior mean, as (3.63) is without it.
++ \hat b` with :math:`\hat b = 1_v^T C_N^{-1} y / s`, which is [S 3.25] step 3: the
+LS-SVM model [S 3.34] with bias is this GP's posterior mean, as [S 3.63] is without it.
 Equivalently, :math:`\sigma^2(x) = \nu - [1; \theta]^T A^{-1} [1; \theta]` with A the
-bordered matrix of (3.32): (3.60) with C_N replaced by the KKT matrix (the ordinary
+bordered matrix of [S 3.32]: [S 3.60] with C_N replaced by the KKT matrix (the ordinary
 kriging variance).
 
 The variance is of the latent f(x). A new observation y(x) = f(x) + e has variance
 :math:`\sigma^2(x) + 1/\gamma`.
 
-Sources: Suykens et al. (2002), (3.54)-(3.63). [RW06] Rasmussen & Williams (2006),
-*Gaussian Processes for Machine Learning*, sec. 2.7, (2.41)-(2.42).
+Sources: Suykens et al. (2002), [S 3.54-3.63]. [RW06] Rasmussen & Williams (2006),
+*Gaussian Processes for Machine Learning*, [RW §2.7, 2.41-2.42].
 """
 
 from __future__ import annotations
@@ -66,13 +66,13 @@ def predictive_variance(
     *,
     fit_intercept: bool,
 ) -> NDArray[np.float64]:
-    r"""Error bars of the LS-SVM regressor seen as a Gaussian process, (3.60).
+    r"""Error bars of the LS-SVM regressor seen as a Gaussian process, [S 3.60].
 
     .. math:: \sigma^2(x) = \nu - \theta^T C_N^{-1} \theta
         \ \left[ + \frac{(1 - 1_v^T C_N^{-1}\theta)^2}{1_v^T C_N^{-1} 1_v}
         \text{ with the bias} \right]
 
-    with C_N = H = Omega + I/gamma (the identification made after (3.63)); the
+    with C_N = H = Omega + I/gamma (the identification made after [S 3.63]); the
     bias term is derived in the module docstring. Costs one triangular solve with
     n_test right-hand sides, O(N^2 n_test).
 
@@ -81,15 +81,15 @@ def predictive_variance(
     K_test : ndarray of shape (n_test, n_samples)
         Row i is theta(x_i)^T = [K(x_i, x_1), ..., K(x_i, x_N)].
     prior_var : ndarray of shape (n_test,)
-        Prior variances K(x_i, x_i), the nu of (3.55) (not the nu of (3.25)).
+        Prior variances K(x_i, x_i), the nu of [S 3.55] (not the nu of [S 3.25]).
     H_cho : tuple (c, lower)
         Cholesky factor of C_N = Omega + I/gamma as returned by
         ``scipy.linalg.cho_factor``: ``(U, False)`` with U^T U = C_N read from the
         upper triangle of c, or ``(L, True)`` with L L^T = C_N from the lower one.
         ``(KKTSolution.factor, False)`` of :func:`lssvm.solvers.solve_bordered_kkt`.
     fit_intercept : bool
-        Whether the model has the bias b (3.32), with a flat prior: adds
-        (1 - p)^2 / s. False: the zero-bias model (3.62), formula (3.60).
+        Whether the model has the bias b [S 3.32], with a flat prior: adds
+        (1 - p)^2 / s. False: the zero-bias model [S 3.62], formula [S 3.60].
 
     Returns
     -------
@@ -113,7 +113,7 @@ def predictive_variance(
     >>> bool(var[0] < 1 / gamma), float(np.round(var[1], 12))
     (True, 1.0)
 
-    Source: Suykens et al. (2002), (3.54)-(3.63); [RW06] (2.42).
+    Source: Suykens et al. (2002), [S 3.54-3.63]; [RW 2.42].
     """
     K_test, prior_var, c, lower = _check_inputs(K_test, prior_var, H_cho)
     if not isinstance(fit_intercept, (bool, np.bool_)):
@@ -126,16 +126,16 @@ def predictive_variance(
         c, K_test.T, trans=0 if lower else 1, lower=lower, check_finite=False
     )  # (n_samples, n_test)
     q = np.einsum("ij,ij->j", V, V)  # theta^T C_N^{-1} theta
-    var = prior_var - q  # (3.60)
+    var = prior_var - q  # [S 3.60]
     extra = np.zeros_like(var)
     if fit_intercept:
         w = solve_triangular(
             c, np.ones(c.shape[0]), trans=0 if lower else 1, lower=lower,
             check_finite=False,
         )  # fmt: skip
-        s = w @ w  # 1^T C_N^{-1} 1, the s of (3.25)
+        s = w @ w  # 1^T C_N^{-1} 1, the s of [S 3.25]
         p = w @ V  # 1^T C_N^{-1} theta
-        extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW06] (2.42)
+        extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW 2.42]
         var += extra
     return _clip_round_off(var, np.abs(prior_var) + q + extra)
 

@@ -1,6 +1,6 @@
 r"""Kernel functions K(x, z) and their Gram matrices.
 
-Every kernel states its formula; the RBF follows the book's convention (3.13),
+Every kernel states its formula; the RBF follows the book's convention [S 3.13],
 
 .. math:: K(x, z) = \exp(-\|x - z\|_2^2 / \sigma^2),
 
@@ -16,7 +16,7 @@ n_features, so they run on one BLAS thread: otherwise the idle BLAS workers keep
 spinning after the build and slow down the factorisation that follows
 (``benchmarks/bench_fit.py`` measured about 20% on two cores).
 
-Sources: Suykens et al. (2002), ch. 3, (3.13) and the kernels listed after (3.7);
+Sources: Suykens et al. (2002), ch. 3, [S 3.13] and the kernels listed after [S 3.7];
 [VanGestel01] for the ARD weighting.
 """
 
@@ -151,7 +151,7 @@ class Polynomial(Kernel):
 
 
 class RBF(Kernel):
-    r"""Gaussian RBF kernel :math:`K(x, z) = \exp(-\|x - z\|_2^2 / \sigma^2)` (3.13)."""
+    r"""Gaussian RBF kernel :math:`K(x, z) = \exp(-\|x - z\|_2^2 / \sigma^2)` [S 3.13]."""
 
     def __init__(self, sigma2: float = 1.0):
         self.sigma2 = sigma2
@@ -183,7 +183,7 @@ class ARDRBF(RBF):
 
     ``sigma2`` is an array with one :math:`\sigma_i^2` per input. [VanGestel01] writes
     the same kernel with weights :math:`\bar u_i = 1/\sigma_i^2`; the ARD covariance
-    (3.69) carries an extra factor 1/2 inside the exponent.
+    [S 3.69] carries an extra factor 1/2 inside the exponent.
     """
 
     def __init__(self, sigma2):
@@ -254,7 +254,7 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, tau=1.0) -> Kernel:
     kernel : {"rbf", "linear", "poly"}, Kernel instance or callable
         A callable is used as ``kernel(X, Z)`` and must return the kernel matrix.
     sigma2 : float or array
-        Width of the RBF kernel (3.13); an array of one width per input gives
+        Width of the RBF kernel [S 3.13]; an array of one width per input gives
         :class:`ARDRBF`.
     degree, tau : int, float
         Degree and offset of the polynomial kernel (x^T z + tau)^degree.
@@ -267,12 +267,12 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, tau=1.0) -> Kernel:
                 sigma2_arr = np.asarray(sigma2, dtype=np.float64)
                 if not (np.all(np.isfinite(sigma2_arr)) and np.all(sigma2_arr > 0)):
                     raise ValueError(
-                        "sigma2 must be positive (RBF width of (3.13)); "
+                        "sigma2 must be positive (RBF width of [S 3.13]); "
                         f"got sigma2={sigma2!r}."
                     )
                 return ARDRBF(sigma2_arr)
             _check_kernel_param(
-                sigma2, "sigma2", "a positive float (RBF width sigma^2 of (3.13))"
+                sigma2, "sigma2", "a positive float (RBF width sigma^2 of [S 3.13])"
             )
             return RBF(float(sigma2))
         if kernel == "linear":

@@ -1,7 +1,7 @@
 r"""The LS-SVM KKT system: the Omega matrices and the residual of the bordered system.
 
-Both the classifier (3.5) and the function estimator (3.32) lead to one bordered
-linear system (3.24),
+Both the classifier [S 3.5] and the function estimator [S 3.32] lead to one bordered
+linear system [S 3.24],
 
 .. math::
 
@@ -10,7 +10,7 @@ linear system (3.24),
     \begin{bmatrix} 0 \\ d \end{bmatrix},
 
 with :math:`a = y, d = 1_v, \Omega_{kl} = y_k y_l K(x_k, x_l)` for the classifier
-(3.5)-(3.6) and :math:`a = 1_v, d = y, \Omega = K` for regression (3.32)-(3.33).
+[S 3.5-3.6] and :math:`a = 1_v, d = y, \Omega = K` for regression [S 3.32-3.33].
 These helpers form the matrices explicitly, for teaching and for checks; the solver
 in :mod:`lssvm.solvers` never needs them.
 """
@@ -24,16 +24,16 @@ __all__ = ["omega", "kkt_matrix", "kkt_residual"]
 
 
 def omega(K: NDArray, y: NDArray | None = None) -> NDArray[np.float64]:
-    """Omega: y_k y_l K_kl for the classifier (3.6); K for regression (3.33), y=None."""
+    """Omega: y_k y_l K_kl for the classifier [S 3.6]; K for regression [S 3.33], y=None."""
     K = np.asarray(K, dtype=np.float64)
     if y is None:
         return K.copy()
     y = np.asarray(y, dtype=np.float64)
-    return np.outer(y, y) * K  # (3.6)
+    return np.outer(y, y) * K  # [S 3.6]
 
 
 def kkt_matrix(Omega: NDArray, gamma, a: NDArray) -> NDArray[np.float64]:
-    """The full (N+1) x (N+1) matrix [[0, a^T], [a, Omega + I/gamma]] of (3.24)."""
+    """The full (N+1) x (N+1) matrix [[0, a^T], [a, Omega + I/gamma]] of [S 3.24]."""
     Omega = np.asarray(Omega, dtype=np.float64)
     n = Omega.shape[0]
     A = np.zeros((n + 1, n + 1))
@@ -45,7 +45,7 @@ def kkt_matrix(Omega: NDArray, gamma, a: NDArray) -> NDArray[np.float64]:
 
 
 def kkt_residual(Omega, gamma, a, d, alpha, b) -> float:
-    r"""Relative residual of the bordered system (3.24) at (b, alpha).
+    r"""Relative residual of the bordered system [S 3.24] at (b, alpha).
 
     .. math:: \frac{\|A x - r\|_2}{\|A\|_F \|x\|_2 + \|r\|_2},
         \quad x = [b; \alpha],\ r = [0; d],

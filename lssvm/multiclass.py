@@ -1,9 +1,9 @@
-r"""Output codes for multiclass LS-SVMs: Suykens et al. (2002), (3.8)-(3.14).
+r"""Output codes for multiclass LS-SVMs: Suykens et al. (2002), [S 3.8-3.14].
 
 A multiclass problem with M classes becomes n_y binary problems through a code
 matrix C of shape (M, n_y) with entries in {-1, 0, +1}: row i is the codeword of
 class i, column j the binary problem of bit j (classes with C_ij = 0 take no part in
-it). The primal (3.9) is a sum of n_y binary LS-SVMs, so its KKT system (3.12) is
+it). The primal [S 3.9] is a sum of n_y binary LS-SVMs, so its KKT system [S 3.12] is
 block diagonal and each bit is solved on its own; bits with the same rows and
 hyper-parameters share one factorisation (see :class:`lssvm.LSSVMClassifier`).
 
@@ -24,7 +24,7 @@ Codes (:func:`codebook`):
 For two classes every code is the single bit [-1, +1]^T: the binary LS-SVM.
 
 Decoding (:func:`decode`), from the latent outputs f_j(x) (the argument of sign in
-(3.14)):
+[S 3.14]):
 
 - ``"hamming"``, the book's rule: the class whose codeword is nearest to
   sign(f(x)) in Hamming distance, a zero entry counting 1/2 whatever the sign. For
@@ -60,7 +60,7 @@ Class 3 wins its two duels (bits 2 and 3 positive) and gets both votes:
 >>> decode(np.array([[0.4, 0.9, 0.2]]), C)
 array([2])
 
-Sources: Suykens et al. (2002), section 3.2; Dietterich & Bakiri (1995) for ECOC;
+Sources: Suykens et al. (2002), [S §3.2]; Dietterich & Bakiri (1995) for ECOC;
 Allwein, Schapire & Singer (2000) for loss-based decoding and random codes; Platt,
 Cristianini & Shawe-Taylor (2000) for the DAG.
 """
@@ -230,7 +230,7 @@ def encode(y_index, C) -> NDArray[np.int64]:
 
 
 def bit_targets(Y, targets="pm1") -> NDArray[np.float64]:
-    """Regression targets of each bit: the +-1 codes, or LS-SVM_F's (3.23).
+    """Regression targets of each bit: the +-1 codes, or LS-SVM_F's [S 3.23].
 
     ``Y``: encoded labels (n_samples, n_bits), 0 where a sample takes no part.
     ``"fisher"``: +N/N_1 for the N_1 samples coded +1 and -N/N_2 for the N_2

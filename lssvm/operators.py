@@ -1,8 +1,8 @@
-r"""Matrix-free kernel operators and a Nystrom preconditioner for CG (section 3.4.1).
+r"""Matrix-free kernel operators and a Nystrom preconditioner for CG ([S §3.4.1]).
 
 "For the implementation of the algorithm the matrix :math:`\mathcal{A}` is usually
 not stored. The elements of the matrix are re-calculated every iteration step"
-(Suykens et al. 2002, after (3.27)). :class:`KernelOperator` does that: it applies
+(Suykens et al. 2002, after [S 3.27]). :class:`KernelOperator` does that: it applies
 :math:`K + sI` to a block of vectors by computing K in square tiles on or below the
 diagonal, each tile used twice (K and its transpose), so one product costs about
 :math:`N^2/2` kernel evaluations and :math:`O(b^2 + N k)` memory, never N x N.
@@ -11,15 +11,15 @@ diagonal, each tile used twice (K and its transpose), so one product costs about
 preconditioners" (ibid.). :class:`NystromPreconditioner` approximates K from r
 landmark columns, :math:`K \approx C W^{+} C^T` [Williams01], and applies the exact
 inverse of :math:`M = C W^{+} C^T + sI` by the Woodbury identity. With the shift s
-equal to :math:`1/\gamma`, M is close to :math:`H = K + I/\gamma` of (3.24) when the
+equal to :math:`1/\gamma`, M is close to :math:`H = K + I/\gamma` of [S 3.24] when the
 spectrum of K decays fast (RBF kernels with large :math:`\sigma^2`), and CG on
-:math:`M^{-1} H` needs far fewer iterations than on H ((3.26)-(3.27) with a smaller
+:math:`M^{-1} H` needs far fewer iterations than on H ([S 3.26-3.27] with a smaller
 condition number).
 
 Operators know kernels and inputs, not models: the signs of the classifier's
-:math:`\Omega = D K D` (3.6) are applied by :func:`lssvm.solvers.solve_bordered_kkt`.
+:math:`\Omega = D K D` [S 3.6] are applied by :func:`lssvm.solvers.solve_bordered_kkt`.
 
-Sources: Suykens et al. (2002), ch. 3, (3.24)-(3.27); [Williams01] C. Williams and
+Sources: Suykens et al. (2002), ch. 3, [S 3.24-3.27]; [Williams01] C. Williams and
 M. Seeger, Using the Nystrom method to speed up kernel machines, NIPS 13 (2001).
 """
 
@@ -74,7 +74,7 @@ class KernelOperator:
         built-in ones are evaluated tile by tile into one reused buffer per lane.
     X : ndarray of shape (n_samples, n_features)
     shift : float, default=0.0
-        Added to the diagonal: ``shift=1/gamma`` gives H = K + I/gamma of (3.24).
+        Added to the diagonal: ``shift=1/gamma`` gives H = K + I/gamma of [S 3.24].
     block_size : int, default=256
         Tile edge b. Memory: one b x b tile (512 KiB at the default) and one partial
         output per lane.
@@ -226,7 +226,7 @@ class NystromPreconditioner:
     kernel : Kernel or callable kernel(X, Z)
     X : ndarray of shape (n_samples, n_features)
     shift : float
-        s > 0; ``1/gamma`` for H = K + I/gamma of (3.24).
+        s > 0; ``1/gamma`` for H = K + I/gamma of [S 3.24].
     rank : int
         Number r of landmarks (at most n_samples).
     random_state : int, default=0
@@ -256,7 +256,7 @@ class NystromPreconditioner:
         n = X.shape[0]
         if not (np.isfinite(shift) and shift > 0):
             raise ValueError(
-                f"shift must be a positive float (1/gamma for (3.24)); got "
+                f"shift must be a positive float (1/gamma for [S 3.24]); got "
                 f"shift={shift!r}."
             )
         if not (1 <= int(rank) <= n):

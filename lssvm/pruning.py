@@ -1,7 +1,7 @@
 r"""Sparse LS-SVMs by pruning the support value spectrum.
 
 LS-SVMs are not sparse: every training point has a support value alpha_k = gamma e_k
-(3.4), (3.31). [Suykens00] and section 3.7 of Suykens et al. (2002) impose sparseness
+[S 3.4], [S 3.31]. [Suykens00] and [S §3.7] of Suykens et al. (2002) impose sparseness
 by pruning:
 
 1. train an LS-SVM on N points;
@@ -17,11 +17,11 @@ by the bits are pruned, a row ranked by the largest quantile of abs(alpha_kj)
 within the bits that use it (bits may have different gamma). With ``per_bit=True``
 every bit is a binary LS-SVM pruned on its own rows by its own abs(alpha_k), the
 stages are :class:`PrunedOutputCode` models decoded as the classifier decodes, and
-the support vectors are counted over the bits, as the book's Table 3.5 counts them.
+the support vectors are counted over the bits, as the book's [S Table 3.5] counts them.
 The stop rule is applied to the decoded classes in both cases.
 
 Retraining does not factor from scratch. With H = K + I/gamma the bordered system
-(3.24) is solved through H (the elimination (3.25)); removing points removes rows and
+[S 3.24] is solved through H (the elimination [S 3.25]); removing points removes rows and
 columns of H. The Cholesky factor is kept in an order with the points most likely to
 stay (large abs(alpha_k)) first: the factor rows of the unchanged leading points are
 reused, and only the trailing block is rebuilt from its Schur complement
@@ -33,7 +33,7 @@ stage after the unpruned fit rebuilds the whole factor (the input order says
 nothing about abs(alpha_k)), so a path costs about two full factorisations plus one
 small trailing block per stage, where refitting costs one factorisation per stage.
 
-Stopping at a significant loss (Table 3.5's SL 5% and SL 1%). On a validation set the
+Stopping at a significant loss ([S Table 3.5]'s SL 5% and SL 1%). On a validation set the
 loss of each point is the 0/1 error (classifier) or the squared error (regressor).
 Stage s is compared with the unpruned stage 0 by a one-sided paired sign test: among
 the n_d validation points where the two losses differ, n_w are worse at stage s; under
@@ -44,7 +44,7 @@ the null hypothesis (no degradation) n_w ~ Binomial(n_d, 1/2) and
 (for 0/1 losses this is the exact one-sided McNemar test). The rule fires at the first
 stage with p_s < level, and the selected model is the stage before it.
 
-Sources: Suykens et al. (2002), section 3.7, (3.52), Table 3.5; [Suykens00] Suykens,
+Sources: Suykens et al. (2002), [S §3.7], [S 3.52], [S Table 3.5]; [Suykens00] Suykens,
 Lukas and Vandewalle, Sparse least squares support vector machine classifiers,
 ESANN 2000.
 """
@@ -211,7 +211,7 @@ def _floor(n, min_support, checkpoints):
 def _ranking(estimator, criterion):
     """Per-point importance: the smallest values are pruned first."""
     alpha = np.asarray(estimator.alpha_)
-    if criterion == "signed":  # remark after Fig. 3.11: prune negative alpha_k first
+    if criterion == "signed":  # remark after [S Fig. 3.11]: prune negative alpha_k first
         return alpha
     if alpha.ndim == 1:
         return np.abs(alpha)
@@ -256,7 +256,7 @@ class _FactorPath:
         column = np.full(K.shape[0], -1)
         column[new_order] = np.arange(len(new_order))
 
-        def rows(idx):  # H[idx][:, new_order], H = K + I/gamma (3.24)
+        def rows(idx):  # H[idx][:, new_order], H = K + I/gamma [S 3.24]
             A = K[np.ix_(idx, new_order)]
             on = column[idx] >= 0  # rows whose point is also a column: the diagonal
             A[np.flatnonzero(on), column[idx[on]]] += shift
@@ -280,7 +280,7 @@ def _fit_stage(template, X, y, kept, factor_path):
     """A clone of ``template`` fitted on the points ``kept``.
 
     With a factor, the estimator's own ``fit`` runs with its KKT solve replaced: at
-    stage 0 by the direct solver (whose factor is kept), later by CG on (3.24)
+    stage 0 by the direct solver (whose factor is kept), later by CG on [S 3.24]
     preconditioned with the downdated factor. The fitted estimator is a normal one,
     its solution that of the kept points. Returns (estimator, covered), ``covered``
     False if fit solved a system the factor does not cover (e.g. 1-vs-1 codes).
@@ -301,13 +301,13 @@ def _fit_stage(template, X, y, kept, factor_path):
             calls["other"] += 1
             return type(est)._solve_kkt(est, kernel, X_sub, gamma, a, d, signs=signs)
         calls["covered"] += 1
-        a = a if est.fit_intercept else None  # (3.62) without the border
-        if first:  # (3.24) by one Cholesky of H, kept for the next stages
+        a = a if est.fit_intercept else None  # [S 3.62] without the border
+        if first:  # [S 3.24] by one Cholesky of H, kept for the next stages
             K_kept = factor_path.K.take(kept, axis=0).take(kept, axis=1)
             sol = solve_bordered_kkt(K_kept, gamma, a, d, signs=signs, overwrite=True)
             factor_path.L, factor_path.order = sol.factor.T, kept.copy()
             return sol
-        # (3.24) by the elimination (3.25) with the downdated factor, whose rows
+        # [S 3.24] by the elimination [S 3.25] with the downdated factor, whose rows
         # follow factor_path.order: permute in, two triangular solves, permute out.
         pos = np.searchsorted(kept, factor_path.order)  # factor row i is kept[pos[i]]
         sol = solve_bordered_kkt(
@@ -379,7 +379,7 @@ def prune(
     update: str = "downdate",
     per_bit: bool = False,
 ) -> PruningPath:
-    """Sparse LS-SVM by gradually pruning the smallest abs(alpha_k) (section 3.7).
+    """Sparse LS-SVM by gradually pruning the smallest abs(alpha_k) ([S §3.7]).
 
     Parameters
     ----------
@@ -397,7 +397,7 @@ def prune(
         At most this many pruning stages after stage 0.
     checkpoints : sequence of int
         Sizes the path must pass exactly (removals are clipped), e.g. (250,) with
-        ``min_support=50`` for the snapshots 500 -> 250 -> 50 of Figs. 3.9-3.11.
+        ``min_support=50`` for the snapshots 500 -> 250 -> 50 of [S Figs. 3.9-3.11].
     validation : (X_val, y_val), optional
         Held-out data for ``scores`` and ``p_values``.
     stop : None, "significance" or callable
@@ -410,7 +410,7 @@ def prune(
     criterion : {"abs", "signed"}, default="abs"
         "abs": prune the smallest abs(alpha_k) ([Suykens00]). "signed" (binary
         classifier only): prune the smallest alpha_k, i.e. the most negative, the
-        points beyond the margin y_k f(x_k) > 1 (remark after Fig. 3.11).
+        points beyond the margin y_k f(x_k) > 1 (remark after [S Fig. 3.11]).
     retune : callable, optional
         ``retune(stage, X_kept, y_kept) -> dict or None``, called before fitting each
         stage in ``retune_at``; a dict of parameters is set on the estimator (e.g.
@@ -424,7 +424,7 @@ def prune(
         Multiclass classifiers only. False: prune the training rows shared by the
         bits (a row leaves every bit at once). True: prune every bit of the output
         code on its own rows, each bit removing ``fraction`` of its current rows with
-        the smallest abs(alpha_k) of that bit, as the book counts Table 3.5's
+        the smallest abs(alpha_k) of that bit, as the book counts [S Table 3.5]'s
         multiclass support vectors (summed over the bits). The stages are then
         :class:`PrunedOutputCode` models, ``support[s]`` is a list with the kept rows
         of each bit, ``n_support`` the sum over the bits, and ``min_support`` a

@@ -1,16 +1,16 @@
-r"""LS-SVM function estimation, Suykens et al. (2002), (3.28)-(3.34), (3.62)-(3.63).
+r"""LS-SVM function estimation, Suykens et al. (2002), [S 3.28-3.34], [S 3.62-3.63].
 
-Primal (3.29): minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
-:math:`y_k = w^T\varphi(x_k) + b + e_k`. Dual (3.32): the bordered KKT system with
-border :math:`1_v` and :math:`\Omega = K` (3.33). Model (3.34):
+Primal [S 3.29]: minimise :math:`\tfrac12 w^T w + \gamma \tfrac12 \sum_k e_k^2` subject to
+:math:`y_k = w^T\varphi(x_k) + b + e_k`. Dual [S 3.32]: the bordered KKT system with
+border :math:`1_v` and :math:`\Omega = K` [S 3.33]. Model [S 3.34]:
 :math:`y(x) = \sum_k \alpha_k K(x, x_k) + b`. This is kernel ridge regression with
 an unpenalised intercept; ``fit_intercept=False`` drops b and solves
-:math:`(\Omega + I/\gamma)\alpha = y` (3.62), the regularization network (3.50) and
-the Gaussian-process mean (3.63).
+:math:`(\Omega + I/\gamma)\alpha = y` [S 3.62], the regularization network [S 3.50] and
+the Gaussian-process mean [S 3.63].
 
 Several outputs (columns of Y) share one factorisation of :math:`\Omega + I/\gamma`.
 ``predict(X, return_std=True)`` adds the Gaussian-process error bars of
-:mod:`lssvm.gp`, (3.60).
+:mod:`lssvm.gp`, [S 3.60].
 """
 
 from __future__ import annotations
@@ -27,16 +27,16 @@ __all__ = ["LSSVMRegressor"]
 
 
 class LSSVMRegressor(RegressorMixin, LSSVMBase):
-    """LS-SVM regression: dual system (3.32), model (3.34); GP error bars (3.60).
+    """LS-SVM regression: dual system [S 3.32], model [S 3.34]; GP error bars [S 3.60].
 
     Parameters
     ----------
     gamma : float, default=1.0
-        Regularization constant of (3.1): the weight of the squared errors.
+        Regularization constant of [S 3.1]: the weight of the squared errors.
     kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
         Kernel function; a callable is used as ``kernel(X, Z)``.
     sigma2 : float or array, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); one value per input
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
     degree : int, default=3
         Degree d of the polynomial kernel (x^T z + tau)^d.
@@ -44,23 +44,23 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         Offset of the polynomial kernel.
     solver : {"direct", "cg", "auto"}, default="direct"
         "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
-        (3.25) with matrix-free kernel products and a Nystrom preconditioner;
+        [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
         "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
-        False fits the model without bias by (Omega + I/gamma) alpha = y (3.62): the
-        regularization network (3.50) and the Gaussian-process mean (3.63).
+        False fits the model without bias by (Omega + I/gamma) alpha = y [S 3.62]: the
+        regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
 
     Attributes
     ----------
     alpha_ : ndarray of shape (n_samples,) or (n_samples, n_outputs)
-        Support values of (3.32); the model is sum_k alpha_k K(x, x_k) + b (3.34).
+        Support values of [S 3.32]; the model is sum_k alpha_k K(x, x_k) + b [S 3.34].
         One column per column of a 2-D target Y (a 1-D y gives 1-D attributes).
     b_ : float or ndarray of shape (n_outputs,)
         Bias term(s); 0 with ``fit_intercept=False``.
     e_ : ndarray, shape of ``alpha_``
-        Errors e_k = alpha_k / gamma (3.31): y_k = y(x_k) + e_k.
+        Errors e_k = alpha_k / gamma [S 3.31]: y_k = y(x_k) + e_k.
     dual_coef_ : ndarray, shape of ``alpha_``
         The coefficients of K(x, x_k) in the model; for regression equal to ``alpha_``.
     support_vectors_ : ndarray of shape (n_samples, n_features)
@@ -84,7 +84,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     >>> bool(reg.score(X, y) > 0.8)
     True
 
-    Error bars of the Gaussian-process view (3.60), for the latent function: below
+    Error bars of the Gaussian-process view [S 3.60], for the latent function: below
     the noise level 1/sqrt(gamma) = 0.32 among the data, the prior's sqrt(K(x, x))
     = 1 far from them, plus the uncertainty of b.
 
@@ -99,7 +99,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         return tags
 
     def fit(self, X, y):
-        """Solve the KKT system (3.32), or (3.62) without bias, for (X, y).
+        """Solve the KKT system [S 3.32], or [S 3.62] without bias, for (X, y).
 
         Parameters
         ----------
@@ -115,20 +115,20 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64
         )
-        # (3.32): a = 1_v, d = y, Omega = K (3.33); (3.62) without the border.
+        # [S 3.32]: a = 1_v, d = y, Omega = K [S 3.33]; [S 3.62] without the border.
         self._fit_kkt(X, a=np.ones(X.shape[0]), d=y)
         self.dual_coef_ = self.alpha_
         return self
 
     def predict(self, X, return_std=False):
-        """Model (3.34): sum_k alpha_k K(x, x_k) + b; optionally the GP error bar.
+        """Model [S 3.34]: sum_k alpha_k K(x, x_k) + b; optionally the GP error bar.
 
         Parameters
         ----------
         X : array-like of shape (n_test, n_features)
         return_std : bool, default=False
             Also return the posterior standard deviation of the latent function
-            f(x) in the Gaussian-process view, (3.60) with C_N = Omega + I/gamma
+            f(x) in the Gaussian-process view, [S 3.60] with C_N = Omega + I/gamma
             (:func:`lssvm.gp.predictive_variance`); with the bias, b has a flat
             prior and its uncertainty is included. It does NOT include the noise:
             the standard deviation of a new observation y(x) is
@@ -157,7 +157,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         var = np.empty(X.shape[0])
         H_cho = (self._cholesky_, False)  # upper U, U^T U = K + I/gamma
         for rows, Kx in self._kernel_blocks(X):
-            mean[rows] = Kx @ coef  # (3.34)
+            mean[rows] = Kx @ coef  # [S 3.34]
             var[rows] = predictive_variance(
                 Kx, self.kernel_.diag(X[rows]), H_cho,
                 fit_intercept=bool(self.fit_intercept),

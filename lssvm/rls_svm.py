@@ -1,64 +1,64 @@
 r"""The L2-loss SVM solved in the primal by regularised least squares [Peng16].
 
-Peng, Rafferty & Ferguson (2016) minimise, with an unregularised bias b, (6)-(7)
+Peng, Rafferty & Ferguson (2016) minimise, with an unregularised bias b, [P 6-7]
 
 .. math:: J(w, b) = w^T w + C \sum_{k=1}^N \max(0, 1 - y_k f(x_k))^2,
    \qquad f(x) = w^T \varphi(x) + b,
 
-with the errors :math:`e_k = 1 - y_k f(x_k)` (14). On the set S of support vectors
-(the points with :math:`e_k > 0`, indicators (10)) the problem is a regularised least
-squares problem whose solution only involves S (48):
+with the errors :math:`e_k = 1 - y_k f(x_k)` [P 14]. On the set S of support vectors
+(the points with :math:`e_k > 0`, indicators [P 10]) the problem is a regularised least
+squares problem whose solution only involves S [P 48]:
 
 .. math:: \theta = Y_S A^{-1} (y_S - b 1_S), \qquad
    b = \frac{1_S^T A^{-1} y_S}{1_S^T A^{-1} 1_S}, \qquad A = C^{-1} I_S + K_{SS},
 
-computed from the two systems (58) :math:`A u = 1_S`, :math:`A v = y_S` as
-:math:`\theta = Y_S (v - b u)`, :math:`b = 1_S^T v / 1_S^T u` (59). The model is (49)
+computed from the two systems [P 58] :math:`A u = 1_S`, :math:`A v = y_S` as
+:math:`\theta = Y_S (v - b u)`, :math:`b = 1_S^T v / 1_S^T u` [P 59]. The model is [P 49]
 
 .. math:: f(x) = \sum_{k \in S} \theta_k y_k K(x, x_k) + b,
 
-so :math:`w = \sum_{k \in S} y_k \theta_k \varphi(x_k)` (52), and at the solution
-:math:`\theta = C e_S > 0` (53)-(54), :math:`y_S^T \theta = 0` (51), and the objective
-is :math:`J = \theta^T Y_S K_{SS} Y_S \theta + C \sum_k \max(0, e_k)^2` (55)
-:math:`= 1_S^T \theta` (56).
+so :math:`w = \sum_{k \in S} y_k \theta_k \varphi(x_k)` [P 52], and at the solution
+:math:`\theta = C e_S > 0` [P 53-54], :math:`y_S^T \theta = 0` [P 51], and the objective
+is :math:`J = \theta^T Y_S K_{SS} Y_S \theta + C \sum_k \max(0, e_k)^2` [P 55]
+:math:`= 1_S^T \theta` [P 56].
 
-The iteration of section 5 (Steps 1-5): start from S = all points (Step 1), solve (48)
-on S (Step 3), recompute all errors, let S = {k: e_k > 0} (Step 4, (10)), and stop when
-S no longer changes (Step 5). S is optimal exactly when the errors of (48) satisfy
-:math:`e_S > 0` and :math:`e_0 \le 0`: the gradient of (6) then vanishes.
+The iteration of [P §5] (Steps 1-5): start from S = all points (Step 1), solve [P 48]
+on S (Step 3), recompute all errors, let S = {k: e_k > 0} (Step 4, [P 10]), and stop when
+S no longer changes (Step 5). S is optimal exactly when the errors of [P 48] satisfy
+:math:`e_S > 0` and :math:`e_0 \le 0`: the gradient of [P 6] then vanishes.
 
-Reuse of the factor between iterations (sections 5.2-5.3, (61)-(64)). With
+Reuse of the factor between iterations ([P §5.2-5.3], [P 61-64]). With
 ``reuse_factor=True`` the lower Cholesky factor L of :math:`A_S` (the paper's
-:math:`L D L^T` of (61) with :math:`D^{1/2}` folded into L) and the kernel columns
+:math:`L D L^T` of [P 61] with :math:`D^{1/2}` folded into L) and the kernel columns
 :math:`K(X, X_S)` are kept from one iteration to the next. As in the last paragraph of
 5.3, the new support set is ordered with the common support vectors first: the leading
 block of points of the old order up to the first removed point (the set R) is kept
 unchanged, so its factor rows are kept as they are; this replaces the pairwise switches
-(63)-(64) by the equivalent re-ordering that moves the removed points to the end and
+[P 63-64] by the equivalent re-ordering that moves the removed points to the end and
 drops them. The remaining ("trailing") points, the kept ones after the first removed
-point and the added set P, are factorised by (61) from the Schur complement
+point and the added set P, are factorised by [P 61] from the Schur complement
 :math:`A_{TT} - L_{TH} L_{TH}^T`, where the rows :math:`L_{TH}` of kept points are
 read off the old factor and those of added points come from one triangular solve with
 the kept leading block. Only the columns :math:`K(X, X_P)` of added points are
 evaluated. The trailing points are ordered by decreasing error, so that the points
 most likely to leave S next time (the small errors) sit at the end of the factor and
 the next kept block is long. When :math:`|R| + |P| > |S|/4` (and on the first solve) the
-factor is computed afresh by (61) (the kernel columns of kept points are still reused).
+factor is computed afresh by [P 61] (the kernel columns of kept points are still reused).
 The results agree with the fresh factorisation of every iteration
 (``reuse_factor=False``) to rounding.
 
-The cap :math:`n_{SVMax}` of section 5.3 (``n_sv_max``): when it is smaller than N the
+The cap :math:`n_{SVMax}` of [P §5.3] (``n_sv_max``): when it is smaller than N the
 initial S (Step 1) is a stratified sample of ``n_sv_max`` points, each class
 contributing in proportion to its size (drawn with ``random_state``), and at Step 4 at
 most ``n_sv_max`` points with positive errors are kept, those with the largest errors.
-The solution of (6) is unaffected as long as the cap is not smaller than its number of
+The solution of [P 6] is unaffected as long as the cap is not smaller than its number of
 support vectors. If the cap binds at the end (points with positive error are left
-out of S), the result is not the minimiser of (6) and a ConvergenceWarning is issued.
+out of S), the result is not the minimiser of [P 6] and a ConvergenceWarning is issued.
 
 Notation: the paper writes the Gaussian kernel :math:`\exp(-\gamma \|x - z\|^2)`; here
-the RBF kernel is :math:`\exp(-\|x - z\|^2 / \sigma^2)` (3.13), so
+the RBF kernel is :math:`\exp(-\|x - z\|^2 / \sigma^2)` [S 3.13], so
 ``sigma2 = 1 / gamma_paper``. ``C`` keeps the paper's name and meaning (the weight of
-the loss in (6)); it is not the book's gamma, nor scikit-learn's C (for the linear
+the loss in [P 6]); it is not the book's gamma, nor scikit-learn's C (for the linear
 kernel scikit-learn's ``LinearSVC(loss="squared_hinge")`` with ``C = C / 2`` minimises
 the same objective up to a factor 2, apart from its penalised intercept).
 """
@@ -87,7 +87,7 @@ _MAX_CHANGE_FOR_REUSE = 0.25
 
 
 def solve_on_support(K_SS, y_S, C):
-    """theta and b of (48) on the support set S, by (58)-(59) with one Cholesky factor.
+    """theta and b of [P 48] on the support set S, by [P 58-59] with one Cholesky factor.
 
     Parameters
     ----------
@@ -96,7 +96,7 @@ def solve_on_support(K_SS, y_S, C):
     y_S : ndarray of shape (n_SV,)
         Their labels, +1 or -1.
     C : float
-        Regularisation constant of (6).
+        Regularisation constant of [P 6].
 
     Returns
     -------
@@ -109,23 +109,23 @@ def solve_on_support(K_SS, y_S, C):
     ([0.9999, 0.9999], -0.9999)
     """
     A = np.array(K_SS, dtype=np.float64)
-    A.flat[:: len(A) + 1] += 1.0 / C  # A = C^{-1} I_S + <X_S, X_S>, (58)
+    A.flat[:: len(A) + 1] += 1.0 / C  # A = C^{-1} I_S + <X_S, X_S>, [P 58]
     factor = cho_factor(A, lower=True)
-    u, v = cho_solve(factor, np.column_stack([np.ones(len(y_S)), y_S])).T  # (58)
-    b = v.sum() / u.sum()  # (59)
-    theta = y_S * (v - b * u)  # (59): theta = Y_S (v - b u)
+    u, v = cho_solve(factor, np.column_stack([np.ones(len(y_S)), y_S])).T  # [P 58]
+    b = v.sum() / u.sum()  # [P 59]
+    theta = y_S * (v - b * u)  # [P 59]: theta = Y_S (v - b u)
     return theta, float(b)
 
 
 def update_cholesky(L, order, new_order, rows):
     """Lower Cholesky factor of A[new][:, new] from that of A[order][:, order].
 
-    Sections 5.2-5.3 of [Peng16]: the points ``order[:p]`` of the longest common
-    prefix of ``order`` and ``new_order`` keep their rows of L (the permutation (64)
+    [P §5.2-5.3] of [Peng16]: the points ``order[:p]`` of the longest common
+    prefix of ``order`` and ``new_order`` keep their rows of L (the permutation [P 64]
     that moves removed points behind the kept ones leaves these rows unchanged). For the
     trailing points T = ``new_order[p:]`` the rows L_TH on the kept block H come from L
     (points of ``order``) or from a triangular solve L_HH L_TH^T = A_HT (added
-    points), and L_TT is the Cholesky factor (61) of the Schur complement
+    points), and L_TT is the Cholesky factor [P 61] of the Schur complement
     A_TT - L_TH L_TH^T.
 
     Parameters
@@ -170,15 +170,15 @@ def update_cholesky(L, order, new_order, rows):
         ).T
     schur = A_T[:, p:] - L_TH @ L_TH.T  # Schur complement of the kept block H
     L_new[p:, :p] = L_TH
-    L_new[p:, p:] = cholesky(schur, lower=True, check_finite=False)  # (61)
+    L_new[p:, p:] = cholesky(schur, lower=True, check_finite=False)  # [P 61]
     return L_new
 
 
 class Optimality(NamedTuple):
-    """Optimality conditions of (6) at a fitted model, on its training data.
+    """Optimality conditions of [P 6] at a fitted model, on its training data.
 
-    The indicator set S is optimal when e_S > 0 and e_0 <= 0 (section 5) and the
-    gradient of (6) vanishes: with w = sum_S y_k theta_k phi(x_k) (52),
+    The indicator set S is optimal when e_S > 0 and e_0 <= 0 ([P §5]) and the
+    gradient of [P 6] vanishes: with w = sum_S y_k theta_k phi(x_k) [P 52],
     dJ/dw = 2 w - 2 C sum_k max(0, e_k) y_k phi(x_k) (its feature-space norm, through
     the kernel) and dJ/db = -2 C sum_k max(0, e_k) y_k.
     """
@@ -208,7 +208,7 @@ def _check_n_sv_max(value, owner):
 
 
 def _stratified_initial_set(y_pm, n_sv_max, rng):
-    """Step 1 with a cap (section 5.3): a uniform fraction of each class."""
+    """Step 1 with a cap ([P §5.3]): a uniform fraction of each class."""
     classes = [np.flatnonzero(y_pm < 0), np.flatnonzero(y_pm > 0)]
     sizes = np.array([len(c) for c in classes])
     k_pos = int(round(n_sv_max * sizes[1] / len(y_pm)))
@@ -219,7 +219,7 @@ def _stratified_initial_set(y_pm, n_sv_max, rng):
 
 
 def _select_support(e, n_sv_max):
-    """Step 4, (10): S = {k: e_k > 0}, at most n_sv_max of the largest errors (5.3)."""
+    """Step 4, [P 10]: S = {k: e_k > 0}, at most n_sv_max of the largest errors ([P §5.3])."""
     candidates = np.flatnonzero(e > 0)
     if n_sv_max is not None and len(candidates) > n_sv_max:
         largest = np.argsort(-e[candidates], kind="stable")[:n_sv_max]
@@ -237,36 +237,36 @@ def _check_max_iter(value, owner):
 
 
 class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
-    """L2-loss SVM (6)-(7) solved by the RLS iteration of [Peng16], section 5.
+    """L2-loss SVM [P 6-7] solved by the RLS iteration of [Peng16], [P §5].
 
     Binary only. ``classes_[1]`` is coded y = +1, ``classes_[0]`` y = -1.
 
     Parameters
     ----------
     C : float, default=1.0
-        Regularisation constant of (6): the weight of the squared violations.
+        Regularisation constant of [P 6]: the weight of the squared violations.
     kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
         See :func:`lssvm.kernels.make_kernel`.
     sigma2 : float, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) (3.13); the paper's Gaussian
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; the paper's Gaussian
         width is gamma = 1 / sigma2.
     degree, tau : int, float
         Polynomial kernel (x^T z + tau)^degree.
     max_iter : int, default=100
-        Maximum number of solves of (48) (Steps 2-5). If S still changes, or a set
+        Maximum number of solves of [P 48] (Steps 2-5). If S still changes, or a set
         of indicators repeats (a cycle), a ConvergenceWarning is issued.
     n_sv_max : int >= 2 or None, default=None
-        The cap n_SVMax of section 5.3: at most this many support vectors (those of
+        The cap n_SVMax of [P §5.3]: at most this many support vectors (those of
         largest error) are kept at each Step 4, and when smaller than the number of
         samples the initial S is a stratified sample of this size (each class in
         proportion to its size). Without effect on the solution when not smaller than
         its number of support vectors; if it binds at the end (positive errors left
-        out of S) the result is not optimal for (6) and a ConvergenceWarning is issued.
+        out of S) the result is not optimal for [P 6] and a ConvergenceWarning is issued.
     random_state : int, RandomState instance or None, default=0
         Seeds the stratified initial sample (only used when ``n_sv_max`` < N).
     reuse_factor : bool, default=True
         Update the Cholesky factor of C^{-1} I + K_SS and the kernel columns from one
-        iteration to the next (sections 5.2-5.3, see :func:`update_cholesky`) rather
+        iteration to the next ([P §5.2-5.3], see :func:`update_cholesky`) rather
         than recomputing both at every iteration. Same result to rounding.
 
     Attributes
@@ -276,28 +276,28 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         Indices of the support vectors S (points with e_k > 0), in increasing order.
     support_vectors_ : ndarray of shape (n_SV, n_features)
     theta_ : ndarray of shape (n_SV,)
-        The paper's coefficients (48): f(x) = sum_S theta_k y_k K(x, x_k) + b (49);
-        ``theta_ = C e_S > 0`` at the solution (53)-(54).
+        The paper's coefficients [P 48]: f(x) = sum_S theta_k y_k K(x, x_k) + b [P 49];
+        ``theta_ = C e_S > 0`` at the solution [P 53-54].
     dual_coef_ : ndarray of shape (n_SV,)
-        y_k theta_k, the coefficients of the expansion (49).
+        y_k theta_k, the coefficients of the expansion [P 49].
     b_ : float
-        Unregularised bias of (48).
+        Unregularised bias of [P 48].
     e_ : ndarray of shape (n_samples,)
-        Training errors e_k = 1 - y_k f(x_k) (14).
+        Training errors e_k = 1 - y_k f(x_k) [P 14].
     objective_ : float
-        Value of (6) at the solution by (55); equal to ``sum(theta_)`` (56) once
+        Value of [P 6] at the solution by [P 55]; equal to ``sum(theta_)`` [P 56] once
         converged.
     objective_path_ : ndarray of shape (``n_iter_``,)
-        (55) after each solve of (48).
+        [P 55] after each solve of [P 48].
     n_iter_ : int
-        Number of solves of (48).
+        Number of solves of [P 48].
     converged_ : bool
         Whether S stopped changing within ``max_iter`` solves.
     kernel_ : lssvm.kernels.Kernel
 
     Examples
     --------
-    The four points of the paper's section 6.1 (Table 1), C = 10000:
+    The four points of the paper's [P §6.1] ([P Table 1]), C = 10000:
 
     >>> X = np.array([[1.1, 1.0], [1.0, 1.0], [0.0, 0.0], [-0.1, 0.0]])
     >>> clf = RLSSVMClassifier(C=1e4, kernel="linear").fit(X, [1, 1, -1, -1])
@@ -329,11 +329,11 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         self.reuse_factor = reuse_factor
 
     def fit(self, X, y):
-        """Iterate Steps 1-5 of section 5 until the support set S stops changing."""
+        """Iterate Steps 1-5 of [P §5] until the support set S stops changing."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         C = check_positive(
-            self.C, "C", meaning="regularisation constant of (6)", owner=self
+            self.C, "C", meaning="regularisation constant of [P 6]", owner=self
         )
         _check_max_iter(self.max_iter, self)
         _check_n_sv_max(self.n_sv_max, self)
@@ -373,19 +373,19 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 order, L, K_XS = state
                 y_S = y_pm[order]
                 sol = cho_solve((L, True), np.column_stack([np.ones(len(order)), y_S]))
-                u, v = sol.T  # (58)
-                b = float(v.sum() / u.sum())  # (59)
+                u, v = sol.T  # [P 58]
+                b = float(v.sum() / u.sum())  # [P 59]
                 theta = y_S * (v - b * u)
             else:
                 order = support
                 K_XS = self.kernel_(X, X[support])  # <X, X_S>
                 y_S = y_pm[support]
                 theta, b = solve_on_support(K_XS[support], y_S, C)  # Step 3
-            e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # (57), (14)
-            e[order] = theta / C  # (53): exact on S
+            e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # [P 57], [P 14]
+            e[order] = theta / C  # [P 53]: exact on S
             path.append(_objective(K_XS[order], y_S, theta, e, C))
             solved, solved_theta = order, theta
-            new = _select_support(e, self.n_sv_max)  # Step 4, (10), 5.3
+            new = _select_support(e, self.n_sv_max)  # Step 4, [P 10], 5.3
             if np.array_equal(new, support):  # Step 5
                 self.converged_ = True
                 break
@@ -428,7 +428,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     def _factor(self, X, y_pm, C, support, e, state):
         """Order, lower Cholesky factor of A_S and K(X, X_S) for the set ``support``.
 
-        Fresh (61) on the first solve or when |R| + |P| > |S_old| / 4; otherwise the
+        Fresh [P 61] on the first solve or when |R| + |P| > |S_old| / 4; otherwise the
         kept prefix of the old order is kept and the rest updated by
         :func:`update_cholesky`. Points after the kept prefix are ordered by
         decreasing error e (of the previous solve).
@@ -473,18 +473,18 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         return order, update_cholesky(L, old, order, rows), K_XS
 
     def decision_function(self, X):
-        """f(x) = <x, X_S> Y_S theta + b (49); > 0 for ``classes_[1]``."""
+        """f(x) = <x, X_S> Y_S theta + b [P 49]; > 0 for ``classes_[1]``."""
         check_is_fitted(self, "theta_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
 
     def predict(self, X):
-        """Class by the sign of f (5): ``classes_[1]`` where f(x) > 0."""
+        """Class by the sign of f [P 5]: ``classes_[1]`` where f(x) > 0."""
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(int)]
 
     def optimality(self, X, y) -> Optimality:
-        """The optimality conditions of (6) on the training data (X, y)."""
+        """The optimality conditions of [P 6] on the training data (X, y)."""
         check_is_fitted(self, "theta_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         y_pm = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
@@ -509,6 +509,6 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _objective(K_SS, y_S, theta, e, C) -> float:
-    """(55): theta^T Y_S K_SS Y_S theta + C e^T S(e) e."""
+    """[P 55]: theta^T Y_S K_SS Y_S theta + C e^T S(e) e."""
     coef = y_S * theta
     return float(coef @ K_SS @ coef + C * np.sum(np.maximum(e, 0.0) ** 2))

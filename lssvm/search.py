@@ -3,7 +3,7 @@ r"""Hyper-parameter search for (gamma, sigma2) on top of the closed-form CV.
 - :func:`grid_search`: every (gamma, sigma2) pair of two lists; one kernel matrix
   (and, from a few gammas on, one eigendecomposition) per sigma2 serves all gammas.
 - :func:`shrinking_grid_search`: the book's "LS-SVM tuning - grid search algorithm"
-  (section 3.4.2): 10-fold CV over the initial grids
+  ([S §3.4.2]): 10-fold CV over the initial grids
   :data:`SIGMA_0` :math:`\times \sqrt{n}` (values of sigma, so sigma2 = sigma^2) and
   :data:`GAMMA_0`, then ``n_refinements`` (the book's i_max = 3) local refinements
   around the best point. The book does not say how the refined grids are built; ours
@@ -18,7 +18,7 @@ scikit-learn's format (``params``, ``param_gamma``, ``param_sigma2``,
 ``mean_test_score``, ``std_test_score``, ``rank_test_score``, ``split<i>_test_score``)
 plus ``stage`` (0 for the initial grid, i for the i-th refinement).
 
-Source: Suykens et al. (2002), ch. 3, section 3.4.2.
+Source: Suykens et al. (2002), ch. 3, [S §3.4.2].
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ __all__ = [
     "simplex_search",
 ]
 
-# Section 3.4.2: initial candidate sets of the shrinking grid search.
+# [S §3.4.2]: initial candidate sets of the shrinking grid search.
 GAMMA_0 = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 50.0, 100.0, 500.0, 1000.0)
 SIGMA_0 = (0.5, 5.0, 10.0, 15.0, 25.0, 50.0, 100.0, 250.0, 500.0)  # times sqrt(n)
 
@@ -215,7 +215,7 @@ def per_bit_grid_search(
     """One grid search per column of ``Y`` (e.g. the +-1 bits of an output code).
 
     All columns share the training rows, so they share each kernel matrix and its
-    eigendecomposition; each column gets its own best (gamma, sigma2), as (3.13)
+    eigendecomposition; each column gets its own best (gamma, sigma2), as [S 3.13]
     recommends for the binary sub-problems of a multiclass LS-SVM. Bits that use
     different rows (one-vs-one) need one call per set of rows.
     """
@@ -246,7 +246,7 @@ def shrinking_grid_search(
     n_points=5,
     **options,
 ) -> SearchResult:
-    """The book's shrinking grid search (section 3.4.2, i_max = ``n_refinements``).
+    """The book's shrinking grid search ([S §3.4.2], i_max = ``n_refinements``).
 
     Stage 0 evaluates ``gammas x sigma2s`` (default: Gamma_0 and Sigma_0 sqrt(n)
     squared). Each refinement builds, around the current best point and separately in

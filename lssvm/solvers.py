@@ -1,15 +1,15 @@
-r"""Solvers for the bordered LS-SVM KKT system (3.24), and conjugate gradient.
+r"""Solvers for the bordered LS-SVM KKT system [S 3.24], and conjugate gradient.
 
-One solver serves every LS-SVM in the package: the classifier (3.5), regression
-(3.32), other targets (Fisher, output codes) and several right-hand sides at once.
-It uses the elimination of (3.25): with :math:`H = \Omega + I/\gamma`,
+One solver serves every LS-SVM in the package: the classifier [S 3.5], regression
+[S 3.32], other targets (Fisher, output codes) and several right-hand sides at once.
+It uses the elimination of [S 3.25]: with :math:`H = \Omega + I/\gamma`,
 
 1. solve :math:`H\eta = a` and :math:`H\nu = d` (one factorisation, both at once),
 2. :math:`s = a^T \eta > 0`,
 3. :math:`b = \eta^T d / s` and :math:`\alpha = \nu - \eta b`.
 
 Without the border (``a=None``) it solves :math:`H\alpha = d` with b = 0: the
-zero-bias system (3.62) of regularization networks (3.50) and Gaussian processes.
+zero-bias system [S 3.62] of regularization networks [S 3.50] and Gaussian processes.
 
 The "direct" method factors H once (Cholesky); "cg" runs conjugate gradient on
 :math:`H\eta = a`, :math:`H\nu = d` together, given Omega as a matrix or as an
@@ -22,7 +22,7 @@ Solvers know matrices, not models: they never import an estimator. The estimator
 ``AUTO_DIRECT_MAX_N`` and ``NYSTROM_MAX_RANK``, which may be overridden by
 assignment (``lssvm.solvers.AUTO_DIRECT_MAX_N = 5000``).
 
-Sources: Suykens et al. (2002), ch. 3, (3.24)-(3.27).
+Sources: Suykens et al. (2002), ch. 3, [S 3.24-3.27].
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
 
 @dataclass(frozen=True)
 class KKTSolution:
-    """Solution of the bordered system (3.24).
+    """Solution of the bordered system [S 3.24].
 
     Attributes
     ----------
@@ -154,10 +154,10 @@ def solve_bordered_kkt(
     stopping: str = "residual",
     factor: NDArray | None = None,
 ) -> KKTSolution:
-    r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], eq. (3.24).
+    r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], [S 3.24].
 
     With ``a=None`` there is no border and no b: (Omega + I/gamma) alpha = d,
-    eq. (3.62), and b = 0.
+    [S 3.62], and b = 0.
 
     Parameters
     ----------
@@ -169,20 +169,20 @@ def solve_bordered_kkt(
         :class:`lssvm.operators.KernelOperator` (with ``shift=0``: the solver adds
         I/gamma itself).
     gamma : float or ndarray of shape (n_samples,)
-        Regularization constant of (3.1); an array weights each sample's error.
+        Regularization constant of [S 3.1]; an array weights each sample's error.
     a : ndarray of shape (n_samples,) or None
-        Border vector: y for the classifier (3.5), ones for regression (3.32).
-        None: the system without the border, (3.62), for a model without bias.
+        Border vector: y for the classifier [S 3.5], ones for regression [S 3.32].
+        None: the system without the border, [S 3.62], for a model without bias.
     d : ndarray of shape (n_samples,) or (n_samples, n_rhs)
         Right-hand side(s): ones for the classifier, y for regression; columns share
         one factorisation.
     signs : ndarray of shape (n_samples,) with entries +-1, optional
         If given, the matrix of the system is S Omega S with S = diag(signs). The
         classifier passes the kernel matrix K and ``signs=y`` instead of forming
-        Omega = y y^T * K (3.6): H^{-1} v = S (K + I/gamma)^{-1} S v.
+        Omega = y y^T * K [S 3.6]: H^{-1} v = S (K + I/gamma)^{-1} S v.
     method : {"direct", "cg"}
         "direct": one in-place Cholesky factorisation of H. "cg": conjugate gradient
-        on H eta = a and H nu = d together (3.25).
+        on H eta = a and H nu = d together [S 3.25].
     tol, max_iter, stopping : float, int, {"residual", "energy"}
         CG stopping rule, see :func:`conjugate_gradient` (ignored by "direct").
     overwrite : bool
@@ -231,12 +231,12 @@ def solve_bordered_kkt(
         a = np.asarray(a, dtype=np.float64)
         rhs = np.column_stack([a, d2])  # [a | d], (n, 1 + n_rhs)
     else:
-        rhs = d2.copy()  # [d]: (3.62) has no border
+        rhs = d2.copy()  # [d]: [S 3.62] has no border
     if signs is not None:
         rhs *= np.asarray(signs, dtype=np.float64)[:, None]
     inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
 
-    if factor is not None:  # (3.24) with a factor of H already at hand
+    if factor is not None:  # [S 3.24] with a factor of H already at hand
         factor = np.asarray(factor, dtype=np.float64)
         if factor.shape != (rhs.shape[0], rhs.shape[0]):
             raise ValueError(
@@ -257,12 +257,12 @@ def solve_bordered_kkt(
         Z *= np.asarray(signs, dtype=np.float64)[:, None]
 
     if bordered:
-        eta, nu = Z[:, 0], Z[:, 1:]  # (3.25) step 1: H eta = a, H nu = d
-        s = a @ eta  # (3.25) step 2
-        b = (eta @ d2) / s  # (3.25) step 3, one b per column of d
-        alpha = nu - np.outer(eta, b)  # (3.25) step 3
+        eta, nu = Z[:, 0], Z[:, 1:]  # [S 3.25] step 1: H eta = a, H nu = d
+        s = a @ eta  # [S 3.25] step 2
+        b = (eta @ d2) / s  # [S 3.25] step 3, one b per column of d
+        alpha = nu - np.outer(eta, b)  # [S 3.25] step 3
     else:
-        alpha, b = Z, np.zeros(d2.shape[1])  # (3.62): H alpha = d, b = 0
+        alpha, b = Z, np.zeros(d2.shape[1])  # [S 3.62]: H alpha = d, b = 0
     if not np.all(np.isfinite(alpha)):
         raise NotPositiveDefiniteError(
             "The KKT solution contains NaN or inf: Omega + I/gamma is singular or "
@@ -277,7 +277,7 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
     """Solve (Omega + I/gamma) Z = rhs: one in-place Cholesky of the lower triangle."""
     H = np.array(Omega, dtype=np.float64, order="C", copy=not overwrite)
     n = H.shape[0]
-    H.flat[:: n + 1] += inv_gamma  # H = Omega + I/gamma, (3.24)
+    H.flat[:: n + 1] += inv_gamma  # H = Omega + I/gamma, [S 3.24]
     # The lower triangle of a C-ordered H is the upper triangle of its F-ordered
     # transpose: LAPACK factors it in place, H = U^T U.
     U, info = lapack.dpotrf(H.T, lower=0, clean=0, overwrite_a=1)
@@ -317,7 +317,7 @@ def conjugate_gradient(
     preconditioner: Callable[[NDArray], NDArray] | None = None,
     stopping: str = "residual",
 ) -> CGResult:
-    r"""Hestenes-Stiefel conjugate gradient for A X = rhs with A = A^T > 0, (3.25).
+    r"""Hestenes-Stiefel conjugate gradient for A X = rhs with A = A^T > 0, [S 3.25].
 
     The columns of ``rhs`` are independent systems that share each product
     ``matvec(P)`` (one call per iteration for all columns); a column stops updating
@@ -325,7 +325,7 @@ def conjugate_gradient(
 
     - ``"residual"`` (default): :math:`\|r_i\| / \|b\| \le` tol, with
       :math:`r_i = b - A x_i` the (recursively updated) residual.
-    - ``"energy"``, the criterion of section 3.4.1: CG minimises
+    - ``"energy"``, the criterion of [S §3.4.1]: CG minimises
       :math:`V(x) = \tfrac12 x^T A x - x^T b` along each search direction, and one
       step decreases it by :math:`V(x_{i-1}) - V(x_i) = (r_{i-1}^T z_{i-1})^2 /
       (2\, p_i^T A p_i)` (:math:`z = M^{-1} r`, z = r without preconditioner). The
@@ -339,7 +339,7 @@ def conjugate_gradient(
       :math:`\|x_i - x_*\|_A^2 / \|x_*\|_A^2`: expect a relative A-norm error of
       about :math:`\sqrt{\mathrm{tol}}`, more when convergence is slow.
 
-    V decreases monotonically; the residual norm need not (section 3.4.1).
+    V decreases monotonically; the residual norm need not ([S §3.4.1]).
 
     Parameters
     ----------

@@ -1,17 +1,17 @@
-r"""NARX time-series prediction with LS-SVMs: Suykens et al. (2002), section 3.5.
+r"""NARX time-series prediction with LS-SVMs: Suykens et al. (2002), [S §3.5].
 
 A nonlinear autoregressive model :math:`\hat y_{k+1} = f(y_k, y_{k-1}, \dots,
 y_{k-q})` is an ordinary regression problem once the series is cut into lag
 windows: the inputs are the last ``n_lags`` values (most recent first), the target
-is the next value. Any regressor fits it; with an LS-SVM (3.28)-(3.34) the size of
-the linear system (3.32) is the number of windows, whatever ``n_lags`` (the book's
-remark after (3.34)). Fig. 3.6 trains such a model with q = 50 on the first 1000
+is the next value. Any regressor fits it; with an LS-SVM [S 3.28-3.34] the size of
+the linear system [S 3.32] is the number of windows, whatever ``n_lags`` (the book's
+remark after [S 3.34]). [S Fig. 3.6] trains such a model with q = 50 on the first 1000
 points of the Santa Fe chaotic laser series (:func:`lssvm.datasets.load_santafe`)
 and predicts the next 100 points iteratively.
 
 - :func:`lag_embed` builds the regression data (X, y) from a series.
 - :func:`iterated_prediction` runs the fitted model freely (the "iterative
-  prediction" of Fig. 3.6): after the first step it sees only its own predictions.
+  prediction" of [S Fig. 3.6]): after the first step it sees only its own predictions.
 - :func:`one_step_prediction` predicts each point from the true past values
   (teacher forcing), the easier task that a one-step CV score measures.
 
@@ -40,7 +40,7 @@ linear LS-SVM with a large gamma fitted on 100 points continues it:
 >>> bool(np.allclose(iterated_prediction(model, s[:100], 20), s[100:], atol=1e-6))
 True
 
-Sources: Suykens et al. (2002), section 3.5 and Fig. 3.6; Weigend & Gershenfeld
+Sources: Suykens et al. (2002), [S §3.5] and [S Fig. 3.6]; Weigend & Gershenfeld
 (1994), "Time Series Prediction: Forecasting the Future and Understanding the Past",
 for the Santa Fe competition data.
 """
@@ -142,7 +142,7 @@ def iterated_prediction(model, history: ArrayLike, n_steps: int) -> NDArray[np.f
     prediction of the next value is pushed into the window (the oldest value drops
     out) and the model is applied again, ``n_steps`` times: from the (n_lags + 1)-th
     step on, the model sees only its own predictions. This is the iterative
-    prediction of Fig. 3.6.
+    prediction of [S Fig. 3.6].
 
     Parameters
     ----------

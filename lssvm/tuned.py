@@ -3,7 +3,7 @@
 ``LSSVMClassifierCV`` and ``LSSVMRegressorCV`` run one of the searches of
 :mod:`lssvm.search` with held-out outputs from :class:`lssvm.tuning.ClosedFormCV`
 (identical to refitting every fold), then refit the best model on all the data, as
-step (5) of the book's tuning algorithm (section 3.4.2) and scikit-learn's
+step (5) of the book's tuning algorithm ([S §3.4.2]) and scikit-learn's
 ``GridSearchCV(refit=True)`` do.
 """
 
@@ -163,7 +163,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
     Two classes: one search. More classes, ``per_bit=True`` (default): the output
     code's bits are tuned one by one, each on its own binary problem (its rows, its
-    +-1 or Fisher targets, its CV accuracy), as (3.13) advises; the refit classifier
+    +-1 or Fisher targets, its CV accuracy), as [S 3.13] advises; the refit classifier
     gets the winners as ``bit_params``. Bits that share their rows (every code but
     one-versus-one) share the folds, and with ``search="grid"`` also each kernel
     matrix and its eigendecomposition. ``per_bit=False``: one (gamma, sigma2) for

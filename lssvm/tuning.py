@@ -1,7 +1,7 @@
 r"""Exact closed-form cross-validation and leave-one-out for LS-SVMs with a bias term.
 
 With :math:`A = [[0, 1^T], [1, H]]`, :math:`H = K + I/\gamma`, the regression form of
-the KKT system (3.32), and :math:`C` the lower-right block of :math:`A^{-1}`,
+the KKT system [S 3.32], and :math:`C` the lower-right block of :math:`A^{-1}`,
 
 .. math:: C = H^{-1} - \eta\eta^T / s, \qquad \eta = H^{-1} 1_v,\ s = 1_v^T \eta,
 
@@ -35,7 +35,7 @@ crossover measured by ``benchmarks/bench_cv.py`` (N = 1000-2000, 2 cores). All
 per-gamma linear algebra uses scipy's BLAS and LAPACK, like the decomposition: numpy
 and scipy load separate OpenBLAS libraries, whose idle threads otherwise compete.
 
-Sources: Suykens et al. (2002), ch. 3, section 3.4.2 (tuning by 10-fold CV);
+Sources: Suykens et al. (2002), ch. 3, [S §3.4.2] (tuning by 10-fold CV);
 G. C. Cawley and N. L. C. Talbot, Neural Networks 17 (2004); S. An, W. Liu and
 S. Venkatesh, Pattern Recognition 40 (2007).
 """
@@ -198,7 +198,7 @@ class ClosedFormCV:
     def _cholesky_inverse(self, gamma):
         n = len(self.Y)
         ones = np.ones(n)
-        sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # (3.32), one Cholesky
+        sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
         eta = cho_solve((sol.factor, False), ones, check_finite=False)
         coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
         # H^{-1} in place of the factor; only its upper triangle is valid, which is
@@ -216,7 +216,7 @@ class ClosedFormCV:
 
     def _coefficients(self, eta, nu):
         s = eta.sum()
-        b = eta @ self.Y / s  # (3.25) step 3
+        b = eta @ self.Y / s  # [S 3.25] step 3
         return _Coefficients(eta, s, nu - np.outer(eta, b))
 
 

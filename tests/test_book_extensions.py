@@ -23,23 +23,25 @@ def test_equation_numbers_map_to_the_deriving_chapter(number, chapter):
 
 def test_only_plain_prose_is_linked():
     lines = [
-        "Solve (3.24) by (3.25).",
-        "with ``H (3.24)`` in a literal",
+        "Solve [S 3.24] by [S 3.25].",
+        "with ``H [S 3.24]`` in a literal",
         ".. math::",
         "",
-        "   K (3.13) inside the block",
-        "back to prose (3.62)-(3.63), not 3.7 or f(3.5)",
-        ">>> g(3.1)",
+        "   K [S 3.13] inside the block",
+        "back to prose [S 3.62-3.63], not 3.7 or (3.5) or f[S 3.5]",
+        ">>> g([S 3.1])",
         "Example::",
-        "    (3.5) literal",
-        "(3.99) is no equation of the book",
+        "    [S 3.5] literal",
+        "[S 3.99] is no equation of the book",
     ]
     out = equation_links.link_lines(lines)
     assert out[0] == (
-        "Solve :doc:`(3.24) </book/conjugate_gradient>` by "
-        ":doc:`(3.25) </book/conjugate_gradient>`."
+        "Solve :doc:`[S 3.24] </book/conjugate_gradient>` by "
+        ":doc:`[S 3.25] </book/conjugate_gradient>`."
     )
     assert out[1:5] == lines[1:5]  # literal and math block untouched
-    assert out[5].startswith("back to prose :doc:`(3.62) </book/regression>`-:doc:")
-    assert out[5].endswith("not 3.7 or f(3.5)")  # no link inside f(3.5)
+    assert out[5] == (
+        "back to prose :doc:`[S 3.62-3.63] </book/regression>`, "
+        "not 3.7 or (3.5) or f[S 3.5]"
+    )  # a range links to the chapter of its first equation; no link inside f[...]
     assert out[6:] == lines[6:]
