@@ -6,6 +6,7 @@ build; these checks catch the omissions a build does not report.
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -77,3 +78,102 @@ def test_bibliography_keys_cited_exist():
         for group in re.findall(r"\{cite(?::[tp])?\}`([^`]+)`", path.read_text()):
             for key in group.split(","):
                 assert key.strip() in keys, f"{path.name} cites unknown {key!r}"
+
+
+# --- hidden asserts guard computed values (CONTRIBUTING.md) ---------------------------
+
+# Names that compute nothing by themselves: builtins and modules.
+_NEUTRAL = {
+    "abs", "len", "min", "max", "round", "all", "any", "sum", "int", "float", "bool",
+    "str", "set", "list", "tuple", "dict", "sorted", "isinstance", "range", "zip",
+    "np", "math", "pd", "True", "False", "None",
+}
+
+
+def _code_cells(chapter: Path) -> list[str]:
+    cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", chapter.read_text(), re.S)
+    out = []
+    for cell in cells:
+        lines = cell.splitlines()
+        if lines and lines[0] == "---":  # YAML options block
+            lines = lines[lines.index("---", 1) + 1 :]
+        out.append("\n".join(l for l in lines if not re.match(r"^:\w+:", l)))
+    return out
+
+
+def _is_literal(node) -> bool:
+    """An expression built from literals only (and neutral builtins)."""
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return names <= _NEUTRAL
+
+
+def weak_asserts(code_cells: list[str]) -> list[str]:
+    """Asserts that cannot fail on a computed value: constants only, or x == x."""
+    trees = []
+    for cell in code_cells:
+        try:
+            trees.append(ast.parse(cell))
+        except SyntaxError:
+            continue
+    # a constant: a name only ever bound to literals and never changed in place
+    literal, changed = set(), set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+                (literal if _is_literal(node.value) else changed).update(names)
+                for t in node.targets:  # x[k] = ..., x.a = ..., a, b = ...
+                    if not isinstance(t, ast.Name):
+                        changed |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.withitem, ast.NamedExpr)):
+                target = getattr(node, "target", None) or getattr(node, "optional_vars", None)
+                if target is not None:
+                    changed |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                base = node.func.value  # x.append(...), x.update(...)
+                if isinstance(base, ast.Name):
+                    changed.add(base.id)
+            elif isinstance(node, ast.Delete):
+                changed |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    constants = literal - changed
+    found = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assert):
+                continue
+            # each conjunct of "assert a and b" must guard something on its own
+            tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+            for test in tests:
+                names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+                text = ast.unparse(test)[:100]
+                if not names - _NEUTRAL - constants:
+                    found.append(f"no computed value: assert {text}")
+                    continue
+                for cmp in ast.walk(test):
+                    if isinstance(cmp, ast.Compare):
+                        dumps = [ast.dump(s) for s in (cmp.left, *cmp.comparators)]
+                        if len(set(dumps)) < len(dumps):
+                            found.append(f"compares a value with itself: assert {text}")
+                            break
+    return found
+
+
+def test_weak_asserts_are_detected():
+    cells = [
+        "N = 200_000\nLIMIT = 320\nx = compute()\n",
+        "assert 8 * 200_000**2 / 1e9 == 320\nassert 8 * N**2 / 1e9 == LIMIT\n"
+        "assert x == x\nassert abs(x - 0.5) < 0.1\nassert len(x) == N\n"
+        "assert len(x) == N and 2 * 3 == 6\n",
+    ]
+    found = weak_asserts(cells)
+    assert len(found) == 4, found
+    assert found[3] == "no computed value: assert 2 * 3 == 6"
+    assert found[0].startswith("no computed value: assert 8 * 200000")
+    assert found[1].startswith("no computed value: assert 8 * N")
+    assert found[2].startswith("compares a value with itself")
+
+
+@pytest.mark.parametrize("chapter", _chapters(), ids=lambda p: p.stem)
+def test_hidden_asserts_guard_computed_values(chapter):
+    found = weak_asserts(_code_cells(chapter))
+    assert not found, f"{chapter.name}: asserts that guard nothing:\n  " + "\n  ".join(found)

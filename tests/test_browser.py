@@ -9,7 +9,14 @@ each page of ``_toc.yml`` is loaded once by Chromium (DOM dump and a screenshot 
 2. every image was served (HTTP 200) and no request of the page failed;
 3. every equation, figure and section reference and every citation resolved, and
    every internal link points to a page and anchor that exist;
-4. no cell shows an error, a traceback, a glue "Failed to format" or "Kernel died".
+4. no cell shows an error, a traceback, a glue "Failed to format" or "Kernel died";
+5. the layout fits the page, at a 1280 px and at an 800 px wide window: no display
+   equation is wider than its container (its end hidden behind a scrollbar), no
+   table is wider than the article, and every figure is shown at a scale at which
+   its smallest text (the book style's smallest font, at the figure's saved dpi) is
+   at least 9 CSS px high. The server adds a small script to every page that
+   measures these sizes once MathJax has typeset the page and leaves the numbers in
+   a hidden element of the DOM.
 
 A missing build or a missing Chromium skips the module, except under ``CI`` (set by
 CI services, e.g. ``CI=true``), where it fails: CI must run these checks.
@@ -18,6 +25,8 @@ CI services, e.g. ``CI=true``), where it fails: CI must run these checks.
 from __future__ import annotations
 
 import functools
+import io
+import json
 import os
 import re
 import shutil
@@ -50,8 +59,8 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
     "--no-first-run",
     "--virtual-time-budget=15000",
-    "--window-size=1280,2400",
 )
+WIDTHS = (1280, 800)  # CSS px: a laptop window and a narrow one
 CHROMIUM_TIMEOUT_S = 90
 # Each Chromium run sends its page name in the User-Agent, so the server's request
 # log tells which page asked for what.
@@ -127,10 +136,64 @@ class Request:
     status: int
 
 
+# Added before </body> of every page served: once MathJax has typeset the page, the
+# rendered sizes the layout checks need are written, as JSON, into a hidden <pre>.
+MEASURE_SCRIPT = """<script>
+(function () {
+  function measure() {
+    var article = document.querySelector("article.bd-article") || document.querySelector("main") || document.body;
+    var width = article.getBoundingClientRect().width;
+    var out = {article: width, window: window.innerWidth, math: [], tables: [], images: []};
+    document.querySelectorAll("mjx-container[display=true]").forEach(function (c) {
+      var m = c.querySelector("mjx-math");
+      if (!m) return;
+      var box = c.parentElement.getBoundingClientRect().width;
+      out.math.push({width: m.getBoundingClientRect().width, box: Math.min(box, width),
+                     label: (c.closest(".math") || c).id || c.textContent.slice(0, 40)});
+    });
+    document.querySelectorAll("article table").forEach(function (t) {
+      var shown = t.parentElement.getBoundingClientRect().width;
+      out.tables.push({width: t.scrollWidth, box: Math.min(shown, width),
+                       label: (t.querySelector("caption") || t).textContent.trim().slice(0, 50)});
+    });
+    document.querySelectorAll("article img").forEach(function (img) {
+      if (!img.naturalWidth || !img.src.match(/[.]png($|[?])/)) return;
+      out.images.push({src: img.getAttribute("src"), natural: img.naturalWidth,
+                       shown: img.getBoundingClientRect().width});
+    });
+    var pre = document.createElement("pre");
+    pre.id = "lssvm-measure"; pre.style.display = "none";
+    pre.textContent = JSON.stringify(out);
+    document.body.appendChild(pre);
+  }
+  window.addEventListener("load", function () {
+    var mj = window.MathJax && window.MathJax.startup && window.MathJax.startup.promise;
+    (mj ? mj.then(measure) : Promise.resolve().then(measure));
+  });
+})();
+</script>"""
+
+
 class _LoggingHandler(SimpleHTTPRequestHandler):
-    """Serves a directory and appends every request to ``self.log``, not stderr."""
+    """Serves a directory and appends every request to ``self.log``, not stderr.
+
+    HTML pages are served with ``MEASURE_SCRIPT`` added before ``</body>``.
+    """
 
     log: list[Request]
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.suffix != ".html" or not path.is_file():
+            return super().send_head()
+        body = path.read_bytes().replace(
+            b"</body>", MEASURE_SCRIPT.encode() + b"</body>", 1
+        )
+        self.send_response(200)
+        self.send_header("Content-type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def log_request(self, code="-", size="-"):
         path = unquote(urlsplit(self.path).path)
@@ -179,13 +242,20 @@ class Rendered:
     dom: str  # after JavaScript (MathJax) ran
     static: str  # the HTML file Sphinx wrote
     requests: list[Request]
+    width: int = WIDTHS[0]  # the window's width, CSS px
+
+    @property
+    def measures(self) -> dict | None:
+        """The sizes MEASURE_SCRIPT left in the DOM (None if it did not run)."""
+        pre = _soup(self.dom).find("pre", id="lssvm-measure")
+        return json.loads(pre.get_text()) if pre else None
 
 
 class PageNotRenderedError(Exception):
     """The page could not be loaded; every check of it fails with this message."""
 
 
-def render(chromium: str, site: Site, page: str) -> Rendered:
+def render(chromium: str, site: Site, page: str, width: int = WIDTHS[0]) -> Rendered:
     """Load one page: dump its DOM and save a screenshot, in a single Chromium run."""
     built = HTML / f"{page}.html"
     if not built.exists():
@@ -193,13 +263,15 @@ def render(chromium: str, site: Site, page: str) -> Rendered:
             f"{built} is missing: _toc.yml lists {page}; rebuild: make book"
         )
     url = f"{site.origin}/{page}.html"
-    agent = USER_AGENT.format(page)
-    shot = SCREENSHOTS / f"{Path(page).name}.png"
+    agent = USER_AGENT.format(f"{page}@{width}")
+    suffix = "" if width == WIDTHS[0] else f"_{width}"
+    shot = SCREENSHOTS / f"{Path(page).name}{suffix}.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         command = [
             chromium,
             *CHROMIUM_FLAGS,
+            f"--window-size={width},2400",
             f"--user-data-dir={profile}",
             f"--user-agent={agent}",
             f"--screenshot={shot}",
@@ -229,7 +301,7 @@ def render(chromium: str, site: Site, page: str) -> Rendered:
         )
     static = built.read_text(encoding="utf-8")
     requests = [r for r in site.log if r.agent == agent]
-    return Rendered(page, url, dom, static, requests)
+    return Rendered(page, url, dom, static, requests, width)
 
 
 @pytest.fixture(scope="module")
@@ -241,17 +313,18 @@ def rendered_pages(site):
             f"{', '.join(CHROMIUM_NAMES)} and {CHROMIUM_FALLBACK}): "
             "install the Debian package `chromium`"
         )
-    cache: dict[str, Rendered | str] = {}
+    cache: dict[tuple[str, int], Rendered | str] = {}
 
-    def get(page: str) -> Rendered:
-        if page not in cache:
+    def get(page: str, width: int = WIDTHS[0]) -> Rendered:
+        key = (page, width)
+        if key not in cache:
             try:
-                cache[page] = render(chromium, site, page)
+                cache[key] = render(chromium, site, page, width)
             except PageNotRenderedError as exc:
-                cache[page] = str(exc)  # fail fast in the page's other checks
-        if isinstance(cache[page], str):
-            pytest.fail(cache[page], pytrace=False)
-        return cache[page]
+                cache[key] = str(exc)  # fail fast in the page's other checks
+        if isinstance(cache[key], str):
+            pytest.fail(cache[key], pytrace=False)
+        return cache[key]
 
     return get
 
@@ -429,6 +502,64 @@ def error_output_problems(dom: str) -> list[str]:
     return problems[: SHOW * 2]
 
 
+MIN_TEXT_PX = 9.0  # the smallest text a figure may show, CSS px
+STYLE = ROOT / "lssvm" / "lssvm.mplstyle"
+
+
+def style_smallest_font_pt(style: Path = STYLE) -> float:
+    """The smallest numeric font size (pt) of the book's matplotlib style."""
+    sizes = [
+        float(value)
+        for key, value in re.findall(r"^([\w.]*size)\s*:\s*([\d.]+)\s*$", style.read_text(), re.M)
+        if key != "lines.markersize"
+    ]
+    return min(sizes)
+
+
+def png_dpi(path: Path) -> float | None:
+    """The resolution a PNG was saved at (its pHYs chunk; matplotlib writes one)."""
+    data = path.read_bytes()
+    at = data.find(b"pHYs")
+    if at < 0:
+        return None
+    ppu = int.from_bytes(data[at + 4 : at + 8], "big")
+    return ppu * 0.0254 if data[at + 12] == 1 else None
+
+
+def layout_problems(measures: dict | None, page_file: Path, min_pt: float) -> list[str]:
+    """Display math wider than its box, tables wider than the article, figures whose
+    smallest text is shown below MIN_TEXT_PX."""
+    if measures is None:
+        return ["the measuring script left no result (did the page load?)"]
+    problems = []
+    for m in measures["math"]:
+        if m["width"] > m["box"] + 1:
+            problems.append(
+                f"display equation {m['label']!r} is {m['width']:.0f} px wide in a "
+                f"{m['box']:.0f} px box: its end is hidden"
+            )
+    for t in measures["tables"]:
+        if t["width"] > t["box"] + 1:
+            problems.append(
+                f"table {t['label']!r} is {t['width']:.0f} px wide in a "
+                f"{t['box']:.0f} px box: it is clipped or scrolls"
+            )
+    for img in measures["images"]:
+        path = (page_file.parent / unquote(urlsplit(img["src"]).path)).resolve()
+        dpi = png_dpi(path) if path.exists() else None
+        if dpi is None or not img["natural"]:
+            continue
+        text_px = min_pt * dpi / 72 * img["shown"] / img["natural"]
+        if text_px < MIN_TEXT_PX:
+            problems.append(
+                f"figure {Path(img['src']).name}: its {min_pt:g} pt text is shown "
+                f"{text_px:.1f} px high (< {MIN_TEXT_PX:g}); saved {img['natural']} px "
+                f"wide at {dpi:.0f} dpi, shown {img['shown']:.0f} px wide: make it "
+                "smaller in inches or split it"
+            )
+    return problems[: SHOW * 3]
+
+
 def _report(page: str, what: str, problems: list[str]) -> str:
     return f"{page}: {what}:\n  " + "\n  ".join(problems)
 
@@ -479,6 +610,29 @@ def test_no_error_output(rendered_pages, page):
     r = rendered_pages(page)
     problems = error_output_problems(r.dom)
     assert not problems, _report(page, "error output", problems)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pages
+def test_layout_fits_the_page(rendered_pages, page, width):
+    r = rendered_pages(page, width)
+    problems = layout_problems(r.measures, HTML / f"{page}.html", style_smallest_font_pt())
+    assert not problems, _report(f"{page} at {width} px", "layout", problems)
+
+
+def test_landing_page_status_is_the_chapters_ledgers():
+    """The landing page's status table adds up the ledgers the chapters wrote."""
+    ledger_files = sorted((ROOT / "_build" / "ledgers").glob("*.json"))
+    intro = HTML / "book" / "intro.html"
+    if not intro.exists():
+        _unavailable(f"{intro} is missing: build the book first: make book")
+    tables = _parse(intro.read_text(encoding="utf-8")).select("table.ledger-status")
+    assert tables, "intro.html has no assembled status table (reproduction-status)"
+    total = [c.get_text(" ").strip() for c in tables[0].select("tbody tr")[-1].select("td")]
+    rows = [r for f in ledger_files for r in json.loads(f.read_text())["rows"]]
+    verdicts = ("reproduced", "reproduced qualitatively", "not reproduced", "not attempted")
+    expected = ["all chapters", *[str(sum(r["verdict"] == v for r in rows)) for v in verdicts]]
+    assert total == expected
 
 
 # --- the checks can fail (no browser needed) ---------------------------------------
@@ -546,3 +700,25 @@ def test_checks_accept_a_fine_page(tmp_path):
     assert reference_problems(FINE_DOM) == []
     assert link_problems(FINE_DOM, page_file, tmp_path) == []
     assert error_output_problems(FINE_DOM) == []
+
+
+def test_layout_check_reports_overflow_and_small_figures(tmp_path):
+    png = tmp_path / "_images" / "big.png"
+    png.parent.mkdir()
+    # a PNG header with a pHYs chunk of 110 dpi (4331 pixels per metre)
+    png.write_bytes(b"\x89PNG....pHYs" + (4331).to_bytes(4, "big") * 2 + b"\x01")
+    page_file = tmp_path / "book" / "page.html"
+    page_file.parent.mkdir()
+    measures = {
+        "math": [{"width": 900, "box": 700, "label": "eq-long"},
+                 {"width": 300, "box": 700, "label": "eq-short"}],
+        "tables": [{"width": 1000, "box": 700, "label": "Table 10.1"}],
+        "images": [{"src": "../_images/big.png", "natural": 1650, "shown": 700},
+                   {"src": "../_images/big.png", "natural": 700, "shown": 700}],
+    }
+    found = "\n".join(layout_problems(measures, page_file, 8.0))
+    assert "'eq-long' is 900 px wide in a 700 px box" in found and "eq-short" not in found
+    assert "table 'Table 10.1' is 1000 px wide" in found
+    assert found.count("figure big.png") == 1 and "shown 5.2 px high" in found
+    assert layout_problems(None, page_file, 8.0)
+    assert style_smallest_font_pt() <= 10

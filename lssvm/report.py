@@ -1,0 +1,291 @@
+r"""How the book reports numbers: numbered tables and reproduction ledgers.
+
+Two helpers for the chapters (they are notebooks executed by myst-nb, which renders
+a cell's Markdown output as MyST, so a table made here gets a number, a caption and
+a label that the text cites with ``{numref}``):
+
+- :func:`table` turns a DataFrame into a numbered MyST table with a fixed precision
+  per column (never "2.845398e-11" or "450.00000000000006").
+- :class:`Ledger` is the reproduction ledger that ends every chapter reproducing a
+  source: one row per item of the source (an equation, a figure, a table entry, a
+  claim), the source's value, ours, the difference, the difference in standard
+  errors where both have a spread, a verdict from a fixed vocabulary and the cause of
+  every difference that is not small. The verdict of a numerical row follows a rule
+  stated in the row, never the author's wish: a row can be downgraded from
+  "reproduced" only with a cause, and never upgraded. :meth:`Ledger.show` also writes
+  the ledger to ``_build/ledgers/<chapter>.json``, from which the landing page's
+  status table is assembled when the book is built (``book/_ext/ledgers.py``).
+
+The verdicts are ``reproduced`` (the rule of the row holds), ``reproduced
+qualitatively`` (the source's conclusion holds, its number does not), ``not
+reproduced`` and ``not attempted``. Every verdict other than ``reproduced`` needs a
+cause, which may be ``"unexplained"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+VERDICTS = (
+    "reproduced",
+    "reproduced qualitatively",
+    "not reproduced",
+    "not attempted",
+)
+UNEXPLAINED = "unexplained"
+LEDGER_DIR_ENV = "LSSVM_LEDGER_DIR"
+
+
+# --- numbered tables ------------------------------------------------------------------
+
+
+def _cell(value, fmt: str | None) -> str:
+    """One table cell as text: numbers in the column's format, '|' escaped."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if fmt is not None and isinstance(value, (int, float, np.integer, np.floating)):
+        text = format(float(value) if "d" not in fmt else int(value), fmt)
+    elif isinstance(value, (float, np.floating)):
+        text = format(float(value), ".4g")
+    else:
+        text = str(value)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(frame, formats: dict | None = None, *, index: bool = False) -> str:
+    """A pipe table of a DataFrame, each column in its format (``".2f"``, ``".1e"``)."""
+    formats = dict(formats or {})
+    frame = frame.reset_index() if index else frame
+    columns = [str(c) for c in frame.columns]
+    lines = [
+        "| " + " | ".join(c.replace("|", "\\|") for c in columns) + " |",
+        "|" + "|".join("---" for _ in columns) + "|",
+    ]
+    for row in frame.itertuples(index=False):
+        cells = [_cell(v, formats.get(c)) for v, c in zip(row, frame.columns)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def table(frame, caption: str, name: str, formats: dict | None = None, *, index=False):
+    """A numbered MyST table (caption, label ``name``) for a chapter cell's output.
+
+    ``caption`` is MyST (math allowed); ``formats`` maps column names to format
+    specifications; columns without one print floats with four significant digits.
+    The returned object displays as Markdown, which the book renders as a table
+    numbered like "Table 6.2", cited in the text as ``{numref}`name```.
+    """
+    from IPython.display import Markdown  # the book's notebooks only
+
+    body = markdown_table(frame, formats, index=index)
+    return Markdown(f":::{{table}} {caption}\n:name: {name}\n\n{body}\n:::\n")
+
+
+# --- the reproduction ledger ----------------------------------------------------------
+
+
+@dataclass
+class LedgerRow:
+    item: str  # the source's item, in the book's citation form: "[S Table 3.3] hea"
+    source: str  # the source's value as text
+    ours: str  # our value as text
+    difference: str  # ours - source, as text ("" when not numerical)
+    n_se: float | None  # the difference in standard errors, where both have a spread
+    verdict: str
+    rule: str  # the rule the verdict follows
+    cause: str  # the cause of a difference, "unexplained", or ""
+
+
+def _fmt(value: float, digits: int) -> str:
+    return f"{value:.{digits}f}"
+
+
+class Ledger:
+    """The reproduction ledger of one chapter (see the module docstring).
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's document name (``"classification"``): the JSON file's name.
+    k_se : float
+        A numerical row with standard errors is "reproduced" when
+        ``|ours - source| <= k_se * sqrt(se_source**2 + se_ours**2)``.
+    """
+
+    def __init__(self, chapter: str, *, k_se: float = 2.0):
+        self.chapter = chapter
+        self.k_se = float(k_se)
+        self.rows: list[LedgerRow] = []
+
+    # rows ------------------------------------------------------------------------
+
+    def compare(
+        self,
+        item: str,
+        source: float,
+        ours: float,
+        *,
+        source_se: float | None = None,
+        ours_se: float | None = None,
+        digits: int = 2,
+        tol: float | None = None,
+        qualitative: bool = False,
+        cause: str | None = None,
+        unit: str = "",
+    ) -> LedgerRow:
+        """A numerical item: its verdict follows a rule.
+
+        - with ``source_se`` and ``ours_se``: reproduced within ``k_se`` standard
+          errors of the difference;
+        - else with ``tol``: reproduced within ``+-tol`` (say why in ``cause``);
+        - else: reproduced to the printed digits, ``round(ours, digits) == source``.
+
+        ``qualitative=True`` turns a failed rule into "reproduced qualitatively" (the
+        source's conclusion holds); it needs a ``cause``. Nothing turns a failed rule
+        into "reproduced".
+        """
+        source, ours = float(source), float(ours)
+        diff = ours - source
+        n_se = None
+        if source_se is not None and ours_se is not None:
+            se = math.hypot(float(source_se), float(ours_se))
+            n_se = abs(diff) / se if se > 0 else math.inf * (diff != 0)
+            held = n_se <= self.k_se
+            rule = f"within {self.k_se:g} SE"
+        elif tol is not None:
+            held = abs(diff) <= tol
+            rule = f"within ±{tol:g}{unit}"
+        else:
+            held = round(ours, digits) == round(source, digits)
+            rule = "to the printed digits"
+        if held:
+            verdict = "reproduced"
+        elif qualitative:
+            verdict = "reproduced qualitatively"
+        else:
+            verdict = "not reproduced"
+        row = LedgerRow(
+            item,
+            _fmt(source, digits) + unit,
+            _fmt(ours, digits) + unit,
+            f"{diff:+.{digits}f}{unit}",
+            None if n_se is None else float(n_se),
+            verdict,
+            rule,
+            self._cause(verdict, cause),
+        )
+        self.rows.append(row)
+        return row
+
+    def claim(
+        self, item: str, source: str, ours: str, verdict: str, cause: str | None = None
+    ) -> LedgerRow:
+        """A qualitative item (a claim, a figure's shape); its verdict is stated.
+
+        A "reproduced" claim must rest on numbers the chapter shows and guards.
+        """
+        if verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}; got {verdict!r}.")
+        row = LedgerRow(
+            item, source, ours, "", None, verdict, "stated", self._cause(verdict, cause)
+        )
+        self.rows.append(row)
+        return row
+
+    def not_attempted(self, item: str, source: str, cause: str) -> LedgerRow:
+        """An item of the source we did not attempt (say why: data offline, ...)."""
+        return self.claim(item, source, "–", "not attempted", cause)
+
+    @staticmethod
+    def _cause(verdict: str, cause: str | None) -> str:
+        if verdict != "reproduced" and not cause:
+            raise ValueError(
+                f"a {verdict!r} row needs a cause (or cause={UNEXPLAINED!r})."
+            )
+        return cause or ""
+
+    # output ----------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        return {v: sum(r.verdict == v for r in self.rows) for v in VERDICTS}
+
+    def frame(self):
+        import pandas as pd
+
+        return pd.DataFrame(
+            [
+                {
+                    "Item": r.item,
+                    "Source": r.source,
+                    "Ours": r.ours,
+                    "Difference": r.difference,
+                    "SE": r.n_se,
+                    "Verdict": r.verdict,
+                    "Rule": r.rule,
+                    "Cause of the difference": r.cause,
+                }
+                for r in self.rows
+            ]
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "chapter": self.chapter,
+            "k_se": self.k_se,
+            "source_sha1": _source_sha1(self.chapter),
+            "rows": [asdict(r) for r in self.rows],
+        }
+
+    def save(self, directory: str | os.PathLike | None = None) -> Path | None:
+        """Write ``<directory>/<chapter>.json`` (default: the book's _build/ledgers)."""
+        directory = Path(directory) if directory else ledger_dir()
+        if directory is None:
+            return None
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{self.chapter}.json"
+        path.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+        return path
+
+    def show(self, caption: str, name: str):
+        """Save the ledger and return it as a numbered table for the chapter."""
+        if not self.rows:
+            raise ValueError(f"the ledger of {self.chapter!r} has no row.")
+        self.save()
+        frame = self.frame()
+        frame["SE"] = [
+            "–" if v is None else ("∞" if math.isinf(v) else f"{v:.1f}")
+            for v in frame["SE"]
+        ]
+        return table(frame, caption, name)
+
+
+def _book_root() -> Path | None:
+    """The repository root (the folder with _toc.yml) above the working directory."""
+    for folder in (Path.cwd(), *Path.cwd().parents):
+        if (folder / "_toc.yml").exists():
+            return folder
+    return None
+
+
+def ledger_dir() -> Path | None:
+    """Where chapters write their ledgers: $LSSVM_LEDGER_DIR or <root>/_build/ledgers."""
+    if os.environ.get(LEDGER_DIR_ENV):
+        return Path(os.environ[LEDGER_DIR_ENV])
+    root = _book_root()
+    return None if root is None else root / "_build" / "ledgers"
+
+
+def _source_sha1(chapter: str) -> str | None:
+    """SHA-1 of the chapter's source, so a build can tell a stale ledger."""
+    root = _book_root()
+    path = None if root is None else root / "book" / f"{chapter}.md"
+    if path is None or not path.exists():
+        return None
+    return hashlib.sha1(path.read_bytes()).hexdigest()
