@@ -80,7 +80,7 @@ def table(frame, caption: str, name: str, formats: dict | None = None, *, index=
     ``caption`` is MyST (math allowed); ``formats`` maps column names to format
     specifications; columns without one print floats with four significant digits.
     The returned object displays as Markdown, which the book renders as a table
-    numbered like "Table 6.2", cited in the text as ``{numref}`name```.
+    numbered by chapter and position, cited in the text as ``{numref}`name```.
     """
     from IPython.display import Markdown  # the book's notebooks only
 
