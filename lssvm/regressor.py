@@ -79,6 +79,14 @@ default="rbf"
     bytes, the Gram matrix it factored in place) for ``predict(X, return_std=True)``;
     CG keeps nothing of size N^2 and cannot give ``return_std``.
 
+    scikit-learn's ``KernelRidge(alpha)`` is this estimator with
+    ``fit_intercept=False`` at gamma = 1/alpha (same kernel, sample weights and
+    precomputed or sparse input; scikit-learn's RBF ``gamma`` is 1/sigma2):
+    ``tests/test_kernel_ridge_sklearn.py`` runs scikit-learn's own KernelRidge tests
+    against it. One deliberate difference: alpha = 0 (gamma = infinity, the
+    interpolation limit) has no LS-SVM counterpart; gamma must be a positive finite
+    float, and a clear error replaces KernelRidge's least-squares fallback.
+
     Examples
     --------
     >>> from lssvm import LSSVMRegressor
