@@ -42,29 +42,6 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-# Platt scaling on leave-one-out outputs, as SVC(probability=True): the sigmoid's
-# midpoint need not sit at f = 0, so argmax(predict_proba) can differ from predict
-# near the boundary; and a repeated row is not left out together with its copies,
-# so integer weights and repeated rows give different leave-one-out outputs (the
-# decision function itself is equivalent: tests/test_classifier.py).
-PROBABILITY_XFAIL = {
-    "check_classifiers_train": "argmax of Platt probabilities may differ from "
-    "predict near the boundary (as SVC(probability=True))",
-    "check_sample_weight_equivalence_on_dense_data": "leave-one-out outputs of "
-    "repeated rows differ from those of weighted rows",
-    "check_sample_weight_equivalence_on_sparse_data": "leave-one-out outputs of "
-    "repeated rows differ from those of weighted rows",
-}
-
-
-@parametrize_with_checks(
-    [LSSVMClassifier(probability=True), LSSVMClassifier(coding="ova", probability=True)],
-    expected_failed_checks=lambda est: PROBABILITY_XFAIL,
-)
-def test_sklearn_compatible_with_probabilities(estimator, check):
-    check(estimator)
-
-
 @pytest.fixture
 def data(rng):
     X = rng.standard_normal((40, 2))
