@@ -343,7 +343,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             if method is True:  # exact leave-one-out outputs from the factor of H
                 loo[np.ix_(rows, bits)] = prob.loo_latent(
                     factor, T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
-                    fit_intercept=bool(self.fit_intercept),
+                    fit_intercept=bool(self.fit_intercept), overwrite=True,
                 )  # fmt: skip
 
         self.codebook_ = C

@@ -56,7 +56,33 @@ __all__ = [
 _COUPLING_EPS = 1e-7
 
 
-def loo_latent(factor, t, beta, *, fit_intercept=True) -> NDArray[np.float64]:
+def _inverse_diagonal(factor, overwrite):
+    """diag(H^{-1}) for H = U^T U: squared row norms of U^{-1} (upper triangle only).
+
+    One in-place triangular inversion (LAPACK ``trtri``), then the row norms read
+    in blocks of columns of U^{-1} (contiguous rows of the transposed array), so
+    the unused lower triangle is never copied or cleared as a whole.
+    """
+    U = np.asarray(factor, dtype=np.float64)
+    if not U.flags.f_contiguous:
+        U, overwrite = np.asfortranarray(U), True
+    Uinv, info = lapack.dtrtri(U, lower=0, overwrite_c=int(bool(overwrite)))
+    if info:
+        raise np.linalg.LinAlgError(f"Triangular inversion failed (info={info}).")
+    UT = Uinv.T  # C-ordered; UT[j, i] = (U^{-1})_ij, valid for i <= j
+    n, step = UT.shape[0], 256
+    diag = np.zeros(n)
+    for j0 in range(0, n, step):
+        j1 = min(j0 + step, n)
+        block = UT[j0:j1, :j1] ** 2  # columns j0..j1 of U^{-1}, rows i < j1
+        block[:, j0:j1] = np.tril(block[:, j0:j1])  # keep i <= j
+        diag[:j1] += block.sum(axis=0)
+    return diag
+
+
+def loo_latent(
+    factor, t, beta, *, fit_intercept=True, overwrite=False
+) -> NDArray[np.float64]:
     """Exact leave-one-out latent outputs f^(-k)(x_k) of a fitted LS-SVM, no refit.
 
     Parameters
@@ -71,18 +97,18 @@ def loo_latent(factor, t, beta, *, fit_intercept=True) -> NDArray[np.float64]:
         Dual coefficients of the fit on all n points (alpha y for the classifier).
     fit_intercept : bool
         With the bias, C = H^{-1} - eta eta^T / s; without, C = H^{-1} [S 3.62].
+    overwrite : bool
+        Invert the factor in place (it is destroyed; saves an N x N copy).
 
     Returns
     -------
     ndarray, shape of ``t``: t_k - beta_k / C_kk.
     """
     U = np.asarray(factor, dtype=np.float64)
-    Uinv, info = lapack.dtrtri(U, lower=0)  # U^{-1}, upper triangle valid
-    if info:
-        raise np.linalg.LinAlgError(f"dtrtri failed (info={info}).")
-    h_diag = np.einsum("ij,ij->i", np.triu(Uinv), np.triu(Uinv))  # diag(H^{-1})
-    if fit_intercept:
+    if fit_intercept:  # before the factor is overwritten
         eta, info = lapack.dpotrs(U, np.ones(U.shape[0]), lower=0)  # H eta = 1_v
+    h_diag = _inverse_diagonal(U, overwrite)  # diag(H^{-1})
+    if fit_intercept:
         h_diag = h_diag - eta**2 / eta.sum()  # C_kk, C = H^{-1} - eta eta^T / s
     t, beta = np.asarray(t, dtype=np.float64), np.asarray(beta, dtype=np.float64)
     scale = h_diag if t.ndim == 1 else h_diag[:, None]

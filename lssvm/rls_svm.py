@@ -418,7 +418,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k
         sol = solve_bordered_kkt(self.kernel_.gram_lower(X[S]), C[S], np.ones(len(S)),
                                  y_pm[S], overwrite=True)  # fmt: skip
-        f[S] = prob.loo_latent(sol.factor, y_pm[S], sol.alpha)
+        f[S] = prob.loo_latent(sol.factor, y_pm[S], sol.alpha, overwrite=True)
         self.loo_decision_ = f
         self.probA_, self.probB_ = prob.platt_fit(f, y_pm > 0, w)
 
