@@ -282,6 +282,9 @@ class Precomputed(Kernel):
     """
 
     def __call__(self, X, Z=None):
+        if sp.issparse(X):  # a sparse K(X_test, X_train): densify the columns used
+            X = sp.csc_matrix(X, dtype=np.float64)
+            return (X if Z is None else X[:, _indices(Z)]).toarray()
         X = np.asarray(X, dtype=np.float64)
         if Z is None:
             return X.copy()

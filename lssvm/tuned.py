@@ -20,6 +20,7 @@ from . import search as _search
 from ._base import ACCEPT_SPARSE, check_sample_weight
 from ._validation import check_classes, check_positive
 from .classifier import LSSVMClassifier, _has_probability, check_probability
+from .kernels import Precomputed, fit_view
 from .regressor import LSSVMRegressor
 from .tuning import make_folds
 
@@ -87,6 +88,8 @@ class _LSSVMCVBase(BaseEstimator):
 
     def _search_data(self, X, y, sample_weight):
         """(X, y, w) for the search: rows of weight 0 dropped, as in the fit."""
+        if self._precomputed():
+            X = fit_view(Precomputed(), X)[1].K  # checks that the Gram matrix is square
         w = check_sample_weight(sample_weight, X, owner=self)
         if w is None:
             return X, y, None

@@ -128,3 +128,20 @@ def test_sparse_input_equals_dense(est, fmt, data):
     dense = _output(est.fit(X, y), X_test)
     sparse = _output(est.fit(fmt(X), y), fmt(X_test))
     np.testing.assert_allclose(sparse, dense, atol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "est",
+    [LSSVMClassifier(), LSSVMRegressor(), RLSSVMClassifier(),
+     LSSVMClassifierCV(gamma=[1.0], cv=3), LSSVMRegressorCV(gamma=[1.0], cv=3)],
+    ids=repr,
+)  # fmt: skip
+def test_precomputed_sparse_gram_and_non_square_error(est, data):
+    X, y, X_test = data
+    est.set_params(kernel="precomputed")
+    K, K_test = RBF(2.0)(X), RBF(2.0)(X_test, X)
+    dense = _output(est.fit(K, y), K_test)
+    sparse = _output(est.fit(sp.csr_matrix(K), y), sp.csr_matrix(K_test))
+    np.testing.assert_allclose(sparse, dense, atol=ATOL)
+    with pytest.raises(ValueError, match="needs the square Gram matrix"):
+        est.fit(K[:, :10], y)
