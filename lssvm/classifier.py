@@ -65,8 +65,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ----------
     gamma : float, default=1.0
         Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``.
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": X is
+        K(X_train, X_train) at fit and K(X_test, X_train) at predict, and
+        ``support_vectors_`` holds the training indices (a column). The linear,
+        polynomial and RBF kernels accept scipy.sparse CSR/CSC X (kept sparse in
+        ``support_vectors_``).
     sigma2 : float or array, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.

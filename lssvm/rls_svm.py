@@ -249,7 +249,8 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     ----------
     C : float, default=1.0
         Regularisation constant of [P 6]: the weight of the squared violations.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
         See :func:`lssvm.kernels.make_kernel`.
     sigma2 : float, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; the paper's Gaussian
