@@ -52,6 +52,7 @@ ESANN 2000.
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -67,13 +68,17 @@ from .rls_svm import update_cholesky
 from .solvers import KKTSolution, solve_bordered_kkt
 
 __all__ = [
-    "PruningPath", "PrunedOutputCode", "prune", "pruned_fraction", "sign_test_pvalue",
-    "STOP_RULES", "CRITERIA",
+    "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
+    "sign_test_pvalue", "STOP_RULES", "CRITERIA",
 ]  # fmt: skip
 
 STOP_RULES = (None, "significance")
 CRITERIA = ("abs", "signed")
 UPDATES = ("downdate", "refit")
+
+
+class PruningWarning(UserWarning):
+    """A pruning path ended early: a stage could not be fitted (see ``end_reason``)."""
 
 
 @dataclass
@@ -103,6 +108,11 @@ class PruningPath:
     update : {"downdate", "refit"}
         How the stages after the first were solved ("refit" when the estimator's fit
         does not solve one system on all its rows, e.g. one-versus-one codes).
+    end_reason : str or None
+        Why the path ended before its schedule, when a stage could not be fitted
+        (a removal that would leave one class, or a fit that raised); the path then
+        keeps every stage computed so far and a :class:`PruningWarning` says so.
+        None when the path ran its schedule or the stop rule fired.
     """
 
     estimators: list = field(default_factory=list)
@@ -114,6 +124,7 @@ class PruningPath:
     stop_stage: int | None = None
     selected: int = 0
     update: str = "downdate"
+    end_reason: str | None = None
 
     @property
     def estimator_(self):
@@ -326,6 +337,32 @@ def _fit_stage(template, X, y, kept, factor_path):
     return est, calls["other"] == 0 and calls["covered"] > 0
 
 
+def _end_early(path, stage, reason):
+    """End ``path`` at its last valid stage: record and warn why stage failed."""
+    path.end_reason = f"stage {stage} could not be fitted: {reason}"
+    warnings.warn(
+        f"Pruning ended at stage {stage - 1} ({path.n_support[-1]} support vectors): "
+        f"{path.end_reason}. The path keeps the {len(path.estimators)} stages "
+        "computed so far.",
+        PruningWarning,
+        stacklevel=3,
+    )
+    return path
+
+
+def _fit_or_reason(template, X, y, kept, factor_path, classifier):
+    """(estimator, downdated, None) for a stage, or (None, False, reason) if unfit."""
+    if classifier and len(np.unique(y[kept])) < 2:
+        return None, False, (
+            f"its {len(kept)} points leave one class only ({np.unique(y[kept])})"
+        )
+    try:
+        est, downdated = _fit_stage(template, X, y, kept, factor_path)
+    except Exception as exc:  # any failing fit ends the path, never loses it
+        return None, False, f"fit raised {type(exc).__name__}: {exc}"
+    return est, downdated, None
+
+
 def _validate(model, validation, reference, classifier):
     """(score, p-value, reference loss) of a stage on the validation set, if any."""
     if validation is None:
@@ -507,10 +544,21 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
             params = retune(stage, X[kept], y[kept])
             if params:
                 template = clone(template).set_params(**params)
-                factor_path = _new_factor_path(template, X, update)
+                try:
+                    factor_path = _new_factor_path(template, X, update)
+                except Exception as exc:  # e.g. retuned to invalid parameters
+                    reason = f"its parameters failed: {type(exc).__name__}: {exc}"
+                    return _end_early(path, stage, reason)
         if factor_path is not None and factor_path.L is not None:
             factor_path.shrink(kept, priority)
-        est, downdated = _fit_stage(template, X, y, kept, factor_path)
+        if stage == 0:  # the unpruned model: its errors are the user's to see
+            est, downdated = _fit_stage(template, X, y, kept, factor_path)
+        else:
+            est, downdated, reason = _fit_or_reason(
+                template, X, y, kept, factor_path, is_classifier(template)
+            )
+            if reason is not None:
+                return _end_early(path, stage, reason)
         if factor_path is not None and not downdated:  # e.g. one-versus-one codes
             factor_path, path.update = None, "refit"
         importance = _ranking(est, criterion)
@@ -628,9 +676,16 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
             fp, kept = bit["factor"], bit["kept"]
             if fp is not None and fp.L is not None:
                 fp.shrink(kept, bit["priority"])
-            est, _ = _fit_stage(
-                bit["template"], X[bit["rows"]], bit["labels"], kept, fp
-            )
+            if stage == 0:
+                est, _ = _fit_stage(
+                    bit["template"], X[bit["rows"]], bit["labels"], kept, fp
+                )
+            else:
+                est, _, reason = _fit_or_reason(
+                    bit["template"], X[bit["rows"]], bit["labels"], kept, fp, True
+                )
+                if reason is not None:
+                    return _end_early(path, stage, f"bit {len(estimators)}: {reason}")
             estimators.append(est)
             importance = np.abs(est.alpha_)
             bit["priority"] = np.zeros(len(bit["rows"]))

@@ -7,7 +7,7 @@ import pytest
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import gaussian_classes, sinc
-from lssvm.pruning import prune, pruned_fraction, sign_test_pvalue
+from lssvm.pruning import PruningWarning, prune, pruned_fraction, sign_test_pvalue
 
 RTOL_DIRECT = 1e-10
 
@@ -268,3 +268,37 @@ def test_per_bit_significance_stop_and_errors():
         prune(LSSVMClassifier(), X[y < 2], y[y < 2], per_bit=True)
     with pytest.raises(ValueError, match="checkpoints"):
         prune(LSSVMClassifier(), X, y, per_bit=True, checkpoints=(100,))
+
+
+def test_a_stage_leaving_one_class_ends_the_path_with_a_warning():
+    # 25 points per stage on two Gaussians: the smallest |alpha_k| of one stage all
+    # come from one class, and a later stage would leave one class only.
+    X, y = gaussian_classes(250, mean=0.5, random_state=0)
+    with pytest.warns(PruningWarning, match="leave one class only"):
+        path = prune(LSSVMClassifier(gamma=10.0, sigma2=9.0), X, y, n_remove=25)
+    assert path.end_reason is not None and "one class" in path.end_reason
+    last = path.support[-1]
+    assert len(np.unique(y[last])) == 2  # every kept stage has both classes
+    assert len(path.estimators) == len(path.n_support) == len(path.scores) >= 2
+    assert path.selected == len(path.estimators) - 1
+    np.testing.assert_array_equal(path.n_support, 500 - 25 * np.arange(len(path.n_support)))
+    assert path.estimator_.predict(X).shape == y.shape
+
+
+def test_a_stage_whose_fit_fails_ends_the_path_at_the_last_valid_stage(regression):
+    est, X, y = regression
+
+    def retune(stage, X_kept, y_kept):
+        return {"gamma": -1.0}  # invalid: this stage cannot be fitted
+
+    with pytest.warns(PruningWarning, match="gamma must be"):
+        path = prune(est, X, y, n_remove=20, n_stages=4, retune=retune, retune_at=(2,))
+    assert list(path.n_support) == [120, 100]
+    assert "stage 2" in path.end_reason
+    fresh = _fresh(est, X, y, path.support[1])
+    np.testing.assert_allclose(path.estimator_.alpha_, fresh.alpha_, atol=1e-9)
+
+
+def test_a_complete_path_has_no_end_reason(regression):
+    est, X, y = regression
+    assert prune(est, X, y, n_remove=20, n_stages=2).end_reason is None
