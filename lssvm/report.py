@@ -260,7 +260,9 @@ class Ledger:
         self.save()
         frame = self.frame()
         frame["SE"] = [
-            "–" if v is None else ("∞" if math.isinf(v) else f"{v:.1f}")
+            "–"
+            if v is None or math.isnan(v)
+            else ("∞" if math.isinf(v) else f"{v:.1f}")
             for v in frame["SE"]
         ]
         return table(frame, caption, name)
