@@ -46,7 +46,12 @@ def _rng(random_state):
 
 
 def two_spirals(
-    n_per_arm: int = 97, *, scale: float = 1.0, noise: float = 0.0, random_state=0
+    n_per_arm: int = 97,
+    *,
+    scale: float = 1.0,
+    noise: float = 0.0,
+    offset: float = 0.0,
+    random_state=0,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """The two-spiral problem (Lang and Witbrock's benchmark, used for [S Fig. 3.2]).
 
@@ -54,25 +59,38 @@ def two_spirals(
     and r_i = 6.5 (104 - i')/104, i' = 96 i/(n_per_arm - 1); arm 2 is its mirror
     image through the origin. With the default 97 points per arm this is the classic
     194-point set (radius at most 6.5); ``scale`` multiplies every coordinate (the
-    book plots the range [-40, 40]: ``scale=6``). A denser ``n_per_arm`` samples the
-    same two curves, which makes a natural test set.
+    book plots the range [-40, 40]: ``scale=6``).
+
+    ``offset`` (in [0, 1)) moves every point along its arm by that fraction of the
+    step between consecutive points, i -> i + offset, and drops the last point,
+    which would fall beyond the end of the curve: ``two_spirals(97, offset=0.5)``
+    gives the 2 x 96 points midway between the classic training points, and
+    ``two_spirals(193, offset=0.5)`` the 2 x 192 points at a quarter and three
+    quarters of each gap. A test set made so shares no point with the training set
+    ``two_spirals(97)`` (a denser grid without offset would contain it).
 
     Returns
     -------
-    X : ndarray of shape (2 n_per_arm, 2)
-    y : ndarray of shape (2 n_per_arm,)
+    X : ndarray of shape (2 m, 2)
+        m = n_per_arm, or n_per_arm - 1 when offset > 0.
+    y : ndarray of shape (2 m,)
         +1 for arm 1, -1 for arm 2.
     """
     if n_per_arm < 2:
         raise ValueError(f"n_per_arm must be at least 2; got n_per_arm={n_per_arm!r}.")
-    i = np.linspace(0.0, 96.0, n_per_arm)
+    if not 0.0 <= offset < 1.0:
+        raise ValueError(f"offset must be in [0, 1); got offset={offset!r}.")
+    step = 96.0 / (n_per_arm - 1)
+    i = np.arange(n_per_arm) * step
+    if offset > 0:
+        i = i[:-1] + offset * step
     t = i * np.pi / 16.0
     r = 6.5 * (104.0 - i) / 104.0
     arm = np.column_stack([r * np.sin(t), r * np.cos(t)])
     X = scale * np.vstack([arm, -arm])
     if noise > 0:
         X = X + noise * _rng(random_state).standard_normal(X.shape)
-    y = np.repeat([1, -1], n_per_arm)
+    y = np.repeat([1, -1], len(i))
     return X, y
 
 

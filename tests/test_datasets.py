@@ -44,6 +44,34 @@ def test_two_spirals_denser_sampling_stays_on_the_curve():
     np.testing.assert_allclose(X[::2][:97], two_spirals()[0][:97], rtol=0, atol=1e-12)
 
 
+def test_two_spirals_offset_points_lie_between_the_training_points():
+    X_train, _ = two_spirals()
+    X_test, y_test = two_spirals(97, offset=0.5)
+    assert X_test.shape == (192, 2) and np.sum(y_test == 1) == 96
+    # no test point coincides with a training point ...
+    gaps = np.linalg.norm(X_test[:, None, :] - X_train[None, :, :], axis=-1)
+    assert gaps.min() > 1e-3
+    # ... and each lies on its arm between two consecutive training points
+    arm_train, arm_test = X_train[:97], X_test[:96]
+    to_prev = np.linalg.norm(arm_test - arm_train[:-1], axis=1)
+    to_next = np.linalg.norm(arm_test - arm_train[1:], axis=1)
+    spacing = np.linalg.norm(np.diff(arm_train, axis=0), axis=1)
+    assert np.all(to_prev < spacing) and np.all(to_next < spacing)
+
+
+def test_two_spirals_denser_offset_grid_is_disjoint_from_the_training_set():
+    X_train, _ = two_spirals(scale=6)
+    X_test, _ = two_spirals(193, scale=6, offset=0.5)
+    assert len(X_test) == 384
+    rows_train = {tuple(np.round(x, 9)) for x in X_train}
+    assert not rows_train & {tuple(np.round(x, 9)) for x in X_test}
+
+
+def test_two_spirals_offset_out_of_range_raises():
+    with pytest.raises(ValueError, match="offset must be in"):
+        two_spirals(offset=1.0)
+
+
 def test_two_spirals_too_few_points_raises():
     with pytest.raises(ValueError, match="n_per_arm must be"):
         two_spirals(n_per_arm=1)

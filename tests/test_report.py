@@ -86,3 +86,13 @@ def test_changing_a_ledger_row_changes_the_landing_page():
     assert summary2 != summary and open2 == []
     assert summary2[-1] == ["all chapters", "2", "0", "0", "0"]
     assert len(VERDICTS) == len(ledgers.VERDICTS) and list(VERDICTS) == list(ledgers.VERDICTS)
+
+
+def test_show_prints_a_dash_for_rows_without_standard_errors(tmp_path, monkeypatch):
+    # a claim next to a compare row with SEs: pandas turns the claim's None into NaN
+    monkeypatch.setenv("LSSVM_LEDGER_DIR", str(tmp_path))
+    ledger = Ledger("mixed")
+    ledger.compare("[S Table 3.3] acr", 87.0, 87.1, source_se=0.6, ours_se=0.4, digits=1)
+    ledger.claim("[S 3.16] quotient", "stated", "derived", "reproduced")
+    text = ledger.show("caption", "tab-mixed").data
+    assert "nan" not in text and "| – |" in text
