@@ -116,6 +116,8 @@ def stamp(results, argv=None):
     saving again during the same pass updates that entry (its wall time grows).
     """
     entry = provenance(argv)
+    if isinstance(results.get("provenance"), dict):  # an older single-pass record
+        results["provenance"] = [results["provenance"]]
     passes = results.setdefault("provenance", [])
     if passes and passes[-1].get("date") == entry["date"] and (
         passes[-1].get("command") == entry["command"]

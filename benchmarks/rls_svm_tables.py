@@ -19,7 +19,9 @@ gamma, since both objectives are w^T w + C * (sum of squared errors)). Methods:
 Tables 9-10: fit time against C = 1e-4 ... 1e4, linear kernel, first split.
 
 Writes ``benchmarks/results/rls_svm_tables.json``, read by the RLS-SVM chapter.
-Regenerate (about 5 minutes on one core) with::
+The file records the provenance of every run that wrote it (command, date, commit,
+library versions, BLAS threads, wall time: ``_common.stamp``, called by
+``save_table_results``). Regenerate (about 5 minutes on one core) with::
 
     export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     .venv/bin/python benchmarks/rls_svm_tables.py
@@ -36,6 +38,9 @@ import sys
 import time
 import warnings
 from pathlib import Path
+
+import scipy
+import sklearn
 
 import numpy as np
 from scipy.optimize import minimize

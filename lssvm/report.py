@@ -80,7 +80,7 @@ def table(frame, caption: str, name: str, formats: dict | None = None, *, index=
     ``caption`` is MyST (math allowed); ``formats`` maps column names to format
     specifications; columns without one print floats with four significant digits.
     The returned object displays as Markdown, which the book renders as a table
-    numbered like "Table 6.2", cited in the text as ``{numref}`name```.
+    numbered by chapter and position, cited in the text as ``{numref}`name```.
     """
     from IPython.display import Markdown  # the book's notebooks only
 
@@ -254,16 +254,38 @@ class Ledger:
         return path
 
     def show(self, caption: str, name: str):
-        """Save the ledger and return it as a numbered table for the chapter."""
+        """Save the ledger and return it as a numbered table for the chapter.
+
+        Six columns, to fit the book's column: the difference carries its size in
+        standard errors, the verdict the rule it follows.
+        """
+        import pandas as pd
+
         if not self.rows:
             raise ValueError(f"the ledger of {self.chapter!r} has no row.")
         self.save()
-        frame = self.frame()
-        frame["SE"] = [
-            "–" if v is None else ("∞" if math.isinf(v) else f"{v:.1f}")
-            for v in frame["SE"]
-        ]
-        return table(frame, caption, name)
+        shown = pd.DataFrame(
+            [
+                {
+                    "Item": r.item,
+                    "Source": r.source,
+                    "Ours": r.ours,
+                    "Difference": r.difference + _in_se(r.n_se),
+                    "Verdict": r.verdict
+                    + ("" if r.rule == "stated" else f" ({r.rule})"),
+                    "Cause": r.cause,
+                }
+                for r in self.rows
+            ]
+        )
+        return table(shown, caption, name)
+
+
+def _in_se(n_se: float | None) -> str:
+    """' (2.9 SE)' for a difference with standard errors, '' without."""
+    if n_se is None or math.isnan(n_se):
+        return ""
+    return " (∞ SE)" if math.isinf(n_se) else f" ({n_se:.1f} SE)"
 
 
 def _book_root() -> Path | None:

@@ -27,25 +27,28 @@ on S (Step 3), recompute all errors, let S = {k: e_k > 0} (Step 4, [P 10]), and 
 S no longer changes (Step 5). S is optimal exactly when the errors of [P 48] satisfy
 :math:`e_S > 0` and :math:`e_0 \le 0`: the gradient of [P 6] then vanishes.
 
-Reuse of the factor between iterations ([P §5.2-5.3], [P 61-64]). With
-``reuse_factor=True`` the lower Cholesky factor L of :math:`A_S` (the paper's
-:math:`L D L^T` of [P 61] with :math:`D^{1/2}` folded into L) and the kernel columns
-:math:`K(X, X_S)` are kept from one iteration to the next. As in the last paragraph of
-5.3, the new support set is ordered with the common support vectors first: the leading
-block of points of the old order up to the first removed point (the set R) is kept
-unchanged, so its factor rows are kept as they are; this replaces the pairwise switches
-[P 63-64] by the equivalent re-ordering that moves the removed points to the end and
-drops them. The remaining ("trailing") points, the kept ones after the first removed
-point and the added set P, are factorised by [P 61] from the Schur complement
-:math:`A_{TT} - L_{TH} L_{TH}^T`, where the rows :math:`L_{TH}` of kept points are
-read off the old factor and those of added points come from one triangular solve with
-the kept leading block. Only the columns :math:`K(X, X_P)` of added points are
-evaluated. The trailing points are ordered by decreasing error, so that the points
-most likely to leave S next time (the small errors) sit at the end of the factor and
-the next kept block is long. When :math:`|R| + |P| > |S|/4` (and on the first solve) the
-factor is computed afresh by [P 61] (the kernel columns of kept points are still reused).
-The results agree with the fresh factorisation of every iteration
-(``reuse_factor=False``) to rounding.
+Reuse of the factor between iterations ([P §5.2-5.3]). With ``reuse_factor=True`` the
+lower Cholesky factor L of :math:`A_S` (the paper's :math:`L D L^T`, computed by the
+recursion [P 61], with :math:`D^{1/2}` folded into L) and the kernel columns
+:math:`K(X, X_S)` are kept from one iteration to the next. What is reused differs from
+the paper. The paper brings the q points common to the old and the new set to the
+front of the old order by switches of neighbouring rows, each an O(n_SV) update of two
+columns of the factor [P 63-64], so that the factor rows of all q common points are
+kept and only the rows of new points are computed by [P 61]. Here only the longest
+common *prefix* is kept: the points of the old order before the first removed point
+(the set R) keep their factor rows unchanged. All points after it (the kept points
+that follow the first removed one, and the added set P) form the trailing block T,
+factorised afresh by [P 61] from the Schur complement
+:math:`A_{TT} - L_{TH} L_{TH}^T`, at a cost of order :math:`|T|^3`; the rows
+:math:`L_{TH}` of kept points are read off the old factor and those of added points
+come from one triangular solve with the kept leading block. The factor is the same as
+the paper's; the saving is smaller whenever a point early in the old order leaves S.
+Only the columns :math:`K(X, X_P)` of added points are evaluated, as in the paper. The
+trailing points are ordered by decreasing error, so that the points with small errors
+(which may leave S at the next step) sit at the end of the factor. When
+:math:`|R| + |P| > |S|/4` (and on the first solve) the factor is computed afresh by
+[P 61] (the kernel columns of kept points are still reused). The results agree with the
+fresh factorisation of every iteration (``reuse_factor=False``) to rounding.
 
 The cap :math:`n_{SVMax}` of [P §5.3] (``n_sv_max``): when it is smaller than N the
 initial S (Step 1) is a stratified sample of ``n_sv_max`` points, each class
@@ -120,9 +123,9 @@ def solve_on_support(K_SS, y_S, C):
 def update_cholesky(L, order, new_order, rows):
     """Lower Cholesky factor of A[new][:, new] from that of A[order][:, order].
 
-    [P §5.2-5.3] of [Peng16]: the points ``order[:p]`` of the longest common
-    prefix of ``order`` and ``new_order`` keep their rows of L (the permutation [P 64]
-    that moves removed points behind the kept ones leaves these rows unchanged). For the
+    A variant of [P §5.2-5.3] of [Peng16]: only the points ``order[:p]`` of the
+    longest common prefix of ``order`` and ``new_order`` keep their rows of L (the
+    paper's row switches [P 63-64] keep the rows of every common point). For the
     trailing points T = ``new_order[p:]`` the rows L_TH on the kept block H come from L
     (points of ``order``) or from a triangular solve L_HH L_TH^T = A_HT (added
     points), and L_TT is the Cholesky factor [P 61] of the Schur complement
