@@ -4,7 +4,7 @@ Public estimators are re-exported here; everything else is reached by module
 (``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.operators``,
 ``lssvm.tuning``, ``lssvm.search``, ``lssvm.multiclass``, ``lssvm.fisher``,
 ``lssvm.gp``, ``lssvm.timeseries``, ``lssvm.rls_svm``, ``lssvm.evaluation``,
-``lssvm.datasets``).
+``lssvm.probability``, ``lssvm.robust``, ``lssvm.datasets``).
 The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 """
 

@@ -11,18 +11,48 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    validate_data,
+)
 
 from . import solvers
 from ._validation import check_positive, check_solver
-from .kernels import make_kernel
+from .kernels import fit_view, make_kernel
 from .operators import KernelOperator, NystromPreconditioner
 from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
 # near 2**22 entries (32 MB).
 _PREDICT_BLOCK_ENTRIES = 2**22
+# Sparse formats accepted for X (linear, polynomial and RBF kernels).
+ACCEPT_SPARSE = ("csr", "csc")
+
+
+def check_sample_weight(sample_weight, X, *, owner):
+    """``sample_weight`` as a float array (None stays None), checked: >= 0, finite.
+
+    The weighted LS-SVM multiplies gamma by w_k on the diagonal of [S 3.24]
+    (H = Omega + diag(1 / (gamma w_k))); a zero weight is an infinite diagonal
+    entry, which removes the row exactly: callers drop those rows (``w > 0``).
+    """
+    if sample_weight is None:
+        return None
+    try:
+        w = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        )
+    except ValueError as exc:
+        raise ValueError(f"{type(owner).__name__}: sample_weight: {exc}") from None
+    if not np.any(w > 0):
+        raise ValueError(
+            f"{type(owner).__name__}: sample_weight must have at least one positive "
+            f"entry; got {X.shape[0]} zero weights."
+        )
+    return w
 
 
 class LSSVMBase(BaseEstimator):
@@ -32,8 +62,13 @@ class LSSVMBase(BaseEstimator):
     ----------
     gamma : float, default=1.0
         Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``.
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": fit
+        takes the Gram matrix K(X_train, X_train) as X, predict K(X_test, X_train)
+        (as scikit-learn's SVC and KernelRidge); the fitted ``support_vectors_`` are
+        then the indices of the training points, a column of shape (n, 1). The
+        linear, polynomial and RBF kernels also accept scipy.sparse CSR/CSC input.
     sigma2 : float or array, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
@@ -91,6 +126,14 @@ class LSSVMBase(BaseEstimator):
         self.tol = tol
         self.fit_intercept = fit_intercept
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # CSR/CSC through sparse products
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and (
+            self.kernel == "precomputed"
+        )
+        return tags
+
     def _check_solver_params(self):
         """Check the parameters every KKT system shares: solver, tol, fit_intercept."""
         check_solver(self.solver, owner=self)
@@ -123,29 +166,41 @@ class LSSVMBase(BaseEstimator):
         n = X.shape[0]
         if not self.fit_intercept:
             a = None  # [S 3.62]: no border, no b
+        if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal
+            shift = float(np.mean(1.0 / np.asarray(gamma)))
+        else:
+            shift = 1.0 / gamma
         if solvers.choose_method(self.solver, n) == "direct":
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
                 K, gamma, a, d, signs=signs, method="direct", overwrite=True
             )
         preconditioner = NystromPreconditioner(
-            kernel, X, shift=1.0 / gamma, rank=solvers.preconditioner_rank(n)
+            kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
         )
         return solve_bordered_kkt(
             KernelOperator(kernel, X), gamma, a, d, signs=signs, method="cg",
             tol=self.tol, preconditioner=preconditioner,
         )  # fmt: skip
 
-    def _fit_kkt(self, X, a, d, signs=None):
+    def _fit_kkt(self, X, a, d, signs=None, sample_weight=None):
         """Solve [S 3.24] for the training inputs X and store the dual model.
 
         No N x N matrix is kept after the fit: the Gaussian-process error bars of
         :mod:`lssvm.gp` factor K + I/gamma again when first asked for (see
-        ``LSSVMRegressor.predict``).
+        ``LSSVMRegressor.predict``). ``sample_weight`` w gives the weighted LS-SVM,
+        gamma_k = gamma w_k; rows with w_k = 0 are dropped (an infinite diagonal).
         """
         kernel = self._check_params()
+        X, fit_kernel = fit_view(kernel, X)  # precomputed: indices and K
+        gamma = self.gamma
+        w = check_sample_weight(sample_weight, X, owner=self)
+        if w is not None:
+            keep = np.flatnonzero(w > 0)
+            X, a, d = X[keep], a[keep], d[keep]
+            gamma = self.gamma * w[keep]  # gamma_k = gamma w_k on the diagonal
         try:
-            sol = self._solve_kkt(kernel, X, self.gamma, a, d, signs=signs)
+            sol = self._solve_kkt(fit_kernel, X, gamma, a, d, signs=signs)
         except NotPositiveDefiniteError as exc:
             raise NotPositiveDefiniteError(
                 f"{exc} Got kernel {kernel!r} and gamma={self.gamma!r}."
@@ -154,15 +209,21 @@ class LSSVMBase(BaseEstimator):
         self.alpha_ = sol.alpha
         self.b_ = sol.b
         self._cholesky_ = None  # factored on demand by predict(return_std=True)
-        self.e_ = sol.alpha / self.gamma  # alpha_k = gamma e_k, [S 3.4] and [S 3.31]
+        self._fit_gamma = gamma  # gamma, or gamma w_k of the weighted rows
+        gamma_k = np.reshape(gamma, (-1,) + (1,) * (sol.alpha.ndim - 1))
+        self.e_ = sol.alpha / gamma_k  # alpha_k = gamma_k e_k, [S 3.4] and [S 3.31]
         self.n_iter_ = sol.n_iter
-        self.support_vectors_ = np.array(X, dtype=np.float64, copy=True)
+        self.support_vectors_ = (
+            X.copy() if sp.issparse(X) else np.array(X, dtype=np.float64, copy=True)
+        )
         return self
 
     def _check_input(self, X):
         """Check that the model is fitted and X matches it; X as float64."""
         check_is_fitted(self, "alpha_")
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(
+            self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE
+        )
 
     def _kernel_blocks(self, X, kernel=None):
         """Yield (rows, K(X[rows], support_vectors_)) for a checked X, by row blocks.

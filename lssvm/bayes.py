@@ -60,6 +60,7 @@ from scipy.optimize import brentq, minimize
 
 from .classifier import LSSVMClassifier
 from .kernels import make_kernel
+from .probability import moderated_output
 from .regressor import LSSVMRegressor
 
 __all__ = [
@@ -576,6 +577,5 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     reg = LSSVMRegressor(gamma=result.gamma, sigma2=result.sigma2)
     reg.fit(result.model.support_vectors_, t)
     m, std = reg.predict(X, return_std=True)
-    v = 1.0 / result.zeta + std**2 / result.mu  # noise plus posterior variance of z
-    logit = 2.0 * m / v + np.log(pi / (1.0 - pi))
-    return 0.5 * (1.0 + np.tanh(0.5 * logit))  # the logistic function, stably
+    # z | y ~ N(y, 1/zeta + std^2/mu), Bayes' rule: lssvm.probability
+    return moderated_output(m, std**2, result.mu, result.zeta, pi)

@@ -22,18 +22,40 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
-from ._base import LSSVMBase
+from . import probability as prob
+from ._base import ACCEPT_SPARSE, LSSVMBase, check_sample_weight
 from ._validation import check_classes, check_positive
-from .kernels import make_kernel
-from .solvers import NotPositiveDefiniteError
+from .gp import predictive_variance
+from .kernels import Precomputed, fit_view, make_kernel
+from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
-__all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES"]
+__all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 
 BIT_PARAM_NAMES = ("gamma", "kernel", "sigma2", "degree", "tau")
+PROBABILITY_METHODS = (False, True, "bayes")
+
+
+def _has_probability(estimator):
+    """``predict_proba`` exists only with ``probability`` set (as in SVC)."""
+    return estimator.probability is not False and estimator.probability is not None
+
+
+def check_probability(value, owner):
+    """``probability`` as True, False or "bayes"; anything else raises ValueError."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value == "bayes":
+        return "bayes"
+    raise ValueError(
+        f"{type(owner).__name__}: probability must be False, True (Platt's sigmoid "
+        f"on leave-one-out outputs) or 'bayes' (moderated output); got "
+        f"probability={value!r}."
+    )
 
 
 class LSSVMClassifier(ClassifierMixin, LSSVMBase):
@@ -43,8 +65,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ----------
     gamma : float, default=1.0
         Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``.
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": X is
+        K(X_train, X_train) at fit and K(X_test, X_train) at predict, and
+        ``support_vectors_`` holds the training indices (a column). The linear,
+        polynomial and RBF kernels accept scipy.sparse CSR/CSC X (kept sparse in
+        ``support_vectors_``).
     sigma2 : float or array, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
@@ -78,6 +105,21 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         (gamma_i, sigma_i) per bit. ``LSSVMClassifierCV`` fills it by tuning.
     random_state : int, default=0
         Seed of the ECOC construction (the only random step).
+    probability : {False, True, "bayes"}, default=False
+        Enable ``predict_proba`` / ``predict_log_proba`` (as SVC's ``probability``).
+        True: Platt's sigmoid per bit, fitted to the exact closed-form
+        leave-one-out outputs of the fit (:func:`lssvm.probability.loo_latent`: one
+        triangular inversion of the fit's Cholesky factor, no refit); more than two
+        classes: pairwise coupling (Wu, Lin & Weng 2004, as LIBSVM) for a
+        one-versus-one code, for other codes the product over bits of
+        P(bit = code entry), a zero entry counting 1/2, normalised
+        (:func:`lssvm.probability.code_probabilities`). "bayes" (two classes): the
+        moderated output of the evidence framework at this gamma
+        (:func:`lssvm.probability.moderated_output`, the same formula as
+        :func:`lssvm.bayes.class_probability`, with mu from
+        :func:`lssvm.probability.evidence_mu`); it keeps the Cholesky factor of
+        K + I/gamma (8 N^2 bytes). The argmax of ``predict_proba`` can differ from
+        ``predict`` near the boundary (as in SVC).
 
     Attributes
     ----------
@@ -110,6 +152,12 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     n_iter_ : int
         CG iterations (the most over the systems; 0 for the direct solver).
     n_features_in_ : int
+    probA_, probB_ : ndarray of shape (n_bits,)
+        With ``probability=True``: Platt's sigmoid of each bit,
+        P(bit = +1 | f) = 1 / (1 + exp(A f + B)).
+    loo_decision_ : ndarray of shape (n_samples,) or (n_samples, n_bits)
+        With ``probability=True``: the leave-one-out latent outputs the sigmoids
+        were fitted to (0 on rows a bit does not use).
 
     Examples
     --------
@@ -145,6 +193,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         targets="pm1",
         bit_params=None,
         random_state=0,
+        probability=False,
     ):
         super().__init__(
             gamma=gamma, kernel=kernel, sigma2=sigma2, degree=degree, tau=tau,
@@ -155,6 +204,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         self.targets = targets
         self.bit_params = bit_params
         self.random_state = random_state
+        self.probability = probability
 
     def _per_bit(self, n_bits):
         """(gamma, kernel) of every bit: the estimator's, overridden by bit_params."""
@@ -195,12 +245,39 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             out.append((gamma, kernel))
         return out
 
-    def fit(self, X, y):
-        """Solve the KKT system of every bit of the output code, [S 3.5] and [S 3.12]."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+    def fit(self, X, y, sample_weight=None):
+        """Solve the KKT system of every bit of the output code, [S 3.5] and [S 3.12].
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Weighted LS-SVM: gamma w_k instead of gamma for sample k (the cost
+            gamma/2 sum_k w_k e_k^2 of [S 3.1]). Integer weights give the model of
+            repeated rows; rows of weight 0 are left out, exactly (an infinite
+            diagonal entry), and every class must keep a row of positive weight.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         check_classes(self.classes_.tolist(), owner=self)
+        method = check_probability(self.probability, self)
+        precomputed = isinstance(self.kernel, str) and self.kernel == "precomputed"
+        X, gram = fit_view(Precomputed(), X) if precomputed else (X, None)
+        w = check_sample_weight(sample_weight, X, owner=self)
+        if w is not None:  # zero weight: an infinite diagonal, i.e. no row at all
+            keep = np.flatnonzero(w > 0)
+            X, y_index, w = X[keep], y_index[keep], w[keep]
+            missing = np.setdiff1d(np.arange(len(self.classes_)), y_index)
+            if len(missing):
+                raise ValueError(
+                    f"{type(self).__name__}: sample_weight is 0 for every sample of "
+                    f"class(es) {self.classes_[missing].tolist()}; each of the "
+                    f"classes {self.classes_.tolist()} needs a sample of positive "
+                    "weight (drop the class from y instead)."
+                )
         M = len(self.classes_)
         if self.decoding not in mc.DECODINGS:
             raise ValueError(
@@ -220,6 +297,17 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             )
         n_bits = C.shape[1]
         per_bit = self._per_bit(n_bits)
+        if method == "bayes" and M > 2:
+            raise ValueError(
+                f"{type(self).__name__}: probability='bayes' is for two classes; got "
+                f"{M} classes. Use probability=True (Platt scaling and coupling)."
+            )
+        if method == "bayes" and isinstance(per_bit[0][1], Precomputed):
+            raise ValueError(
+                f"{type(self).__name__}: probability='bayes' needs K(x, x) at test "
+                "points, which kernel='precomputed' does not give; use "
+                "probability=True."
+            )
 
         # Bits with the same rows, kernel and gamma share H = K + I/gamma.
         groups: dict = {}
@@ -229,15 +317,20 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         N = X.shape[0]
         beta = np.zeros((N, n_bits))
         b = np.zeros(n_bits)
+        loo = np.zeros((N, n_bits)) if method is True else None
         n_iter = 0
         for bits in groups.values():
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
+            if isinstance(kernel, Precomputed):
+                kernel = gram
+            gamma_rows = gamma if w is None else gamma * w[rows]  # gamma_k = gamma w_k
             try:
                 # [S 3.5] in regression form: a = 1_v, d = targets, beta = alpha * y
                 sol = self._solve_kkt(
-                    kernel, X[rows], gamma, np.ones(len(rows)), T[np.ix_(rows, bits)]
-                )
+                    kernel, X[rows], gamma_rows, np.ones(len(rows)),
+                    T[np.ix_(rows, bits)],
+                )  # fmt: skip
             except NotPositiveDefiniteError as exc:
                 raise NotPositiveDefiniteError(
                     f"{exc} Got kernel {kernel!r} and gamma={gamma!r}."
@@ -245,6 +338,18 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             beta[np.ix_(rows, bits)] = sol.alpha
             b[bits] = sol.b
             n_iter = max(n_iter, sol.n_iter)
+            if method is not False:
+                factor = sol.factor
+                if factor is None:  # CG: factor H once for the probabilities
+                    factor = solve_bordered_kkt(
+                        kernel.gram_lower(X[rows]), gamma_rows, None,
+                        np.zeros(len(rows)), overwrite=True,
+                    ).factor  # fmt: skip
+            if method is True:  # exact leave-one-out outputs from the factor of H
+                loo[np.ix_(rows, bits)] = prob.loo_latent(
+                    factor, T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
+                    fit_intercept=bool(self.fit_intercept), overwrite=True,
+                )  # fmt: skip
 
         self.codebook_ = C
         self.kernels_ = [kernel for _, kernel in per_bit]
@@ -255,7 +360,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         self.n_iter_ = n_iter
         self.support_vectors_ = X.copy()
         alpha = beta * Y  # alpha_k = beta_k y_k (y_k = +-1; 0 on unused rows)
-        e = alpha / self.gammas_  # alpha_k = gamma e_k, [S 3.4]
+        gammas = self.gammas_ if w is None else np.outer(w, self.gammas_)
+        e = alpha / gammas  # alpha_k = gamma_k e_k, [S 3.4]
         # Target of each class on each bit, for loss-based decoding
         self.code_targets_ = mc.code_targets(y_index, T)
         self._binary = M == 2 and np.array_equal(C, [[-1], [1]])
@@ -264,7 +370,74 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             self.b_ = float(b[0])
         else:
             self.alpha_, self.dual_coef_, self.e_, self.b_ = alpha, beta, e, b
+        self._fit_probability(method, Y, T, beta, b, loo, w, factor if method else None)
         return self
+
+    def _fit_probability(self, method, Y, T, beta, b, loo, w, factor):
+        """Platt's sigmoids on the leave-one-out outputs, or the Bayesian mu, zeta."""
+        if method is True:
+            n_bits = Y.shape[1]
+            self.probA_, self.probB_ = np.zeros(n_bits), np.zeros(n_bits)
+            for j in range(n_bits):
+                rows = np.flatnonzero(Y[:, j])
+                self.probA_[j], self.probB_[j] = prob.platt_fit(
+                    loo[rows, j], Y[rows, j] > 0, None if w is None else w[rows]
+                )
+            self.loo_decision_ = loo[:, 0] if self._binary else loo
+        elif method == "bayes":
+            t = T[:, 0]
+            self.mu_, self.zeta_ = prob.evidence_mu(
+                t, beta[:, 0], b[0], self.gammas_[0], w
+            )
+            w = np.ones_like(t) if w is None else w
+            self._prior = float(w[t > 0].sum() / w.sum())  # pi_+, weighted
+            self._cholesky_ = factor  # U^T U = K + I/gamma (weighted diagonal)
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """Class probabilities, columns in the order of ``classes_``.
+
+        Needs ``probability=True`` (Platt's sigmoid on the leave-one-out outputs;
+        pairwise coupling or the code rule for more classes) or "bayes" (moderated
+        output, two classes); see the class docstring.
+        """
+        latent = self.bit_outputs(X)  # checks that the model is fitted
+        if check_probability(self.probability, self) == "bayes":
+            p1 = self._bayes_proba(X, latent[:, 0])
+            return np.column_stack([1.0 - p1, p1])
+        P = prob.platt_predict(latent, self.probA_, self.probB_)  # P(bit = +1 | x)
+        C = self.codebook_
+        if len(self.classes_) == 2 and C.shape[1] == 1:
+            p_pos = P[:, 0] if C[1, 0] > 0 else 1.0 - P[:, 0]
+            return np.column_stack([1.0 - p_pos, p_pos])
+        M = len(self.classes_)
+        cols = mc._pair_columns(C)
+        if cols is None or C.shape[1] != M * (M - 1) // 2:  # not one-versus-one
+            return prob.code_probabilities(P, C)
+        R = np.full((P.shape[0], M, M), 0.5)  # R_ij = P(class i | i or j, x)
+        for i in range(M):
+            for j in range(M):
+                if i != j:
+                    col = cols[i, j]
+                    R[:, i, j] = P[:, col] if C[i, col] > 0 else 1.0 - P[:, col]
+        return prob.pairwise_coupling(R)
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def _bayes_proba(self, X, m):
+        """Moderated output [VanGestel01] with the GP variance of [S 3.60]."""
+        X = self._check_input(X)
+        var = np.empty(X.shape[0])
+        for rows, Kx in self._kernel_blocks(X):
+            var[rows] = predictive_variance(
+                Kx, self.kernel_.diag(X[rows]), (self._cholesky_, False),
+                fit_intercept=bool(self.fit_intercept),
+            )  # fmt: skip
+        return prob.moderated_output(m, var, self.mu_, self.zeta_, self._prior)
 
     def bit_outputs(self, X):
         """Latent outputs of the binary classifiers (3.14, before the sign).

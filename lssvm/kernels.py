@@ -27,6 +27,7 @@ import numbers
 from typing import Callable
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
@@ -37,7 +38,10 @@ __all__ = [
     "RBF",
     "ARDRBF",
     "CallableKernel",
+    "Precomputed",
+    "PrecomputedGram",
     "make_kernel",
+    "fit_view",
     "KERNEL_NAMES",
 ]
 
@@ -51,6 +55,30 @@ _BLOCK_ROWS = 128
 def _row_blocks(n_rows: int):
     for start in range(0, n_rows, _BLOCK_ROWS):
         yield start, min(start + _BLOCK_ROWS, n_rows)
+
+
+def _inner(Xb, Z, out, scale=1.0):
+    """Write scale * Xb Z^T into ``out``: a dense gemm, or a sparse product.
+
+    Sparse inputs (CSR after :meth:`Kernel._prepare`) go through scipy's sparse
+    product, whose (small) result is densified into ``out``.
+    """
+    if sp.issparse(Xb) or sp.issparse(Z):
+        G = Xb @ Z.T
+        out[...] = G.toarray() if sp.issparse(G) else G
+        if scale != 1.0:
+            out *= scale
+        return out
+    if scale != 1.0:
+        Xb = Xb * scale
+    return np.matmul(Xb, Z.T, out=out)
+
+
+def _row_sq_norms(X):
+    """||x_i||^2 of every row; for sparse X by ``X.multiply(X).sum(1)``."""
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+    return np.einsum("ij,ij->i", X, X)
 
 
 @functools.cache
@@ -107,6 +135,8 @@ class Kernel:
         return None
 
     def _prepare(self, X):
+        if sp.issparse(X):  # CSR: cheap row blocks and sparse products
+            return sp.csr_matrix(X, dtype=np.float64)
         return np.asarray(X, dtype=np.float64)
 
     def __repr__(self) -> str:
@@ -123,11 +153,10 @@ class Linear(Kernel):
     r"""Linear kernel :math:`K(x, z) = x^T z`."""
 
     def _block(self, Xb, Z, sq_Xb, sq_Z, out):
-        return np.matmul(Xb, Z.T, out=out)
+        return _inner(Xb, Z, out)
 
     def diag(self, X):
-        X = self._prepare(X)
-        return np.einsum("ij,ij->i", X, X)
+        return _row_sq_norms(self._prepare(X))
 
 
 class Polynomial(Kernel):
@@ -141,13 +170,12 @@ class Polynomial(Kernel):
         self.tau = tau
 
     def _block(self, Xb, Z, sq_Xb, sq_Z, out):
-        G = np.matmul(Xb, Z.T, out=out)
+        G = _inner(Xb, Z, out)
         G += self.tau
         return np.power(G, self.degree, out=G)
 
     def diag(self, X):
-        X = self._prepare(X)
-        return (np.einsum("ij,ij->i", X, X) + self.tau) ** self.degree
+        return (_row_sq_norms(self._prepare(X)) + self.tau) ** self.degree
 
 
 class RBF(Kernel):
@@ -157,13 +185,13 @@ class RBF(Kernel):
         self.sigma2 = sigma2
 
     def _sq_norms(self, X):
-        return np.einsum("ij,ij->i", X, X)
+        return _row_sq_norms(X)
 
     def _block(self, Xb, Z, sq_Xb, sq_Z, out):
         # -||x - z||^2 / w = (2/w) x^T z - ||x||^2 / w - ||z||^2 / w: the scalings go
         # into the small operands, so the block sees one gemm and four passes.
         w = self._width()
-        D = np.matmul(Xb * (2.0 / w), Z.T, out=out)
+        D = _inner(Xb, Z, out, scale=2.0 / w)
         D -= (sq_Xb / w)[:, None]
         D -= sq_Z / w
         np.minimum(D, 0.0, out=D)  # round-off can make tiny distances negative
@@ -191,13 +219,15 @@ class ARDRBF(RBF):
 
     def _prepare(self, X):
         # Scale each input by 1/sigma_i, then use the unit-width RBF.
-        X = np.asarray(X, dtype=np.float64)
+        X = super()._prepare(X)
         scale = np.sqrt(np.asarray(self.sigma2, dtype=np.float64))
         if scale.ndim != 1 or scale.shape[0] != X.shape[1]:
             raise ValueError(
                 f"ARDRBF needs one sigma2 per input: X has {X.shape[1]} features, "
                 f"got sigma2 of shape {np.shape(self.sigma2)}."
             )
+        if sp.issparse(X):
+            return sp.csr_matrix(X @ sp.diags(1.0 / scale))
         return X / scale
 
     def _width(self):
@@ -232,7 +262,92 @@ class CallableKernel(Kernel):
 
     def diag(self, X):
         X = self._prepare(X)
-        return np.array([self(x[None, :])[0, 0] for x in X])
+        return np.array([self(X[i : i + 1])[0, 0] for i in range(X.shape[0])])
+
+
+def _indices(Z) -> NDArray[np.intp]:
+    """Training indices stored as a column (n, 1) of floats by :func:`fit_view`."""
+    return np.asarray(Z, dtype=np.float64)[:, 0].astype(np.intp)
+
+
+class Precomputed(Kernel):
+    """``kernel="precomputed"``: the user passes kernel values instead of inputs.
+
+    At fit, X is the Gram matrix K(X_train, X_train) (n_train, n_train); at predict,
+    X is K(X_test, X_train) (n_test, n_train), one column per training point, as in
+    scikit-learn's ``SVC`` and ``KernelRidge``. Fitted estimators store the training
+    points as their indices, a column (n, 1) (see :func:`fit_view`), so
+    ``Precomputed()(X_test_kernel, indices)`` selects the columns of those points.
+    The input is never modified: selections are copies.
+    """
+
+    def __call__(self, X, Z=None):
+        if sp.issparse(X):  # a sparse K(X_test, X_train): densify the columns used
+            X = sp.csc_matrix(X, dtype=np.float64)
+            return (X if Z is None else X[:, _indices(Z)]).toarray()
+        X = np.asarray(X, dtype=np.float64)
+        if Z is None:
+            return X.copy()
+        return X[:, _indices(Z)]
+
+    def gram_lower(self, X):
+        raise TypeError(
+            "kernel='precomputed' has no inputs to build a Gram matrix from; "
+            "estimators fit through lssvm.kernels.fit_view."
+        )
+
+    def diag(self, X):
+        raise TypeError(
+            "kernel='precomputed' cannot give K(x, x) of test points: only "
+            "K(X_test, X_train) is passed."
+        )
+
+
+class PrecomputedGram(Kernel):
+    """The fit-time view of a precomputed Gram matrix K: points are row indices.
+
+    ``PrecomputedGram(K)(A, B) = K[a][:, b]`` for the index columns A, B made by
+    :func:`fit_view`: so every code path that calls ``kernel(X[rows], X[cols])``
+    works unchanged on a precomputed matrix. Returns copies; K is only read.
+    """
+
+    def __init__(self, K):
+        self.K = K
+
+    def __call__(self, X, Z=None):
+        a = _indices(X)
+        b = a if Z is None else _indices(Z)
+        return np.array(self.K[np.ix_(a, b)], dtype=np.float64)
+
+    def gram_lower(self, X):
+        return self(X)
+
+    def diag(self, X):
+        a = _indices(X)
+        return np.array(self.K[a, a], dtype=np.float64)
+
+    def __repr__(self):
+        return f"PrecomputedGram(n={self.K.shape[0]})"
+
+
+def fit_view(kernel: Kernel, X):
+    """(X, kernel) as the fit sees them: unchanged, or indices and PrecomputedGram.
+
+    For :class:`Precomputed`, X must be the square Gram matrix of the training
+    points; the training points become their indices, a float column (n, 1),
+    and the kernel a :class:`PrecomputedGram` over X.
+    """
+    if not isinstance(kernel, Precomputed):
+        return X, kernel
+    if sp.issparse(X):
+        X = X.toarray()
+    X = np.asarray(X)
+    if X.ndim != 2 or X.shape[0] != X.shape[1]:
+        raise ValueError(
+            f"kernel='precomputed' needs the square Gram matrix K(X_train, X_train) "
+            f"at fit; got X of shape {X.shape}."
+        )
+    return np.arange(X.shape[0], dtype=np.float64)[:, None], PrecomputedGram(X)
 
 
 def _check_kernel_param(value, name, allowed_desc, *, integer=False, positive=True):
@@ -251,8 +366,9 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, tau=1.0) -> Kernel:
 
     Parameters
     ----------
-    kernel : {"rbf", "linear", "poly"}, Kernel instance or callable
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel instance or callable
         A callable is used as ``kernel(X, Z)`` and must return the kernel matrix.
+        "precomputed": X holds kernel values (:class:`Precomputed`).
     sigma2 : float or array
         Width of the RBF kernel [S 3.13]; an array of one width per input gives
         :class:`ARDRBF`.
@@ -277,6 +393,8 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, tau=1.0) -> Kernel:
             return RBF(float(sigma2))
         if kernel == "linear":
             return Linear()
+        if kernel == "precomputed":
+            return Precomputed()
         if kernel == "poly":
             _check_kernel_param(degree, "degree", "a positive integer", integer=True)
             _check_kernel_param(
@@ -292,6 +410,6 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, tau=1.0) -> Kernel:
     elif callable(kernel):
         return CallableKernel(kernel)
     raise ValueError(
-        f"kernel must be one of {list(KERNEL_NAMES)}, a Kernel or a callable "
-        f"kernel(X, Z); got kernel={kernel!r}."
+        f"kernel must be one of {list(KERNEL_NAMES)}, 'precomputed', a Kernel or a "
+        f"callable kernel(X, Z); got kernel={kernel!r}."
     )

@@ -29,6 +29,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve
 
@@ -110,7 +111,7 @@ class KernelOperator:
                 f"n_jobs must be a positive integer; got n_jobs={n_jobs!r}."
             )
         self.kernel = kernel
-        self.X = np.asarray(X, dtype=np.float64)
+        self.X = X if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         self.shift = float(shift)
         self.block_size = int(block_size)
         if n_jobs is None:
@@ -129,7 +130,7 @@ class KernelOperator:
         if self._tiled:
             self._Xp = kernel._prepare(self.X)
             self._sq = kernel._sq_norms(self._Xp)
-            if isinstance(kernel, RBF):
+            if isinstance(kernel, RBF) and not sp.issparse(self._Xp):
                 w = kernel._width()
                 ones = np.ones((len(self._Xp), 1))
                 sq = self._sq[:, None] / w
@@ -252,7 +253,7 @@ class NystromPreconditioner:
     """
 
     def __init__(self, kernel, X: NDArray, shift: float, rank: int, random_state=0):
-        X = np.asarray(X, dtype=np.float64)
+        X = X if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         n = X.shape[0]
         if not (np.isfinite(shift) and shift > 0):
             raise ValueError(

@@ -19,8 +19,9 @@ import numpy as np
 from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ._base import LSSVMBase
+from ._base import ACCEPT_SPARSE, LSSVMBase
 from .gp import predictive_variance
+from .kernels import Precomputed
 from .solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMRegressor"]
@@ -33,8 +34,11 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     ----------
     gamma : float, default=1.0
         Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``.
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
+        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": X is
+        K(X_train, X_train) at fit and K(X_test, X_train) at predict. The linear,
+        polynomial and RBF kernels accept scipy.sparse CSR/CSC X.
     sigma2 : float or array, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
         gives the ARD kernel.
@@ -75,6 +79,14 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     bytes, the Gram matrix it factored in place) for ``predict(X, return_std=True)``;
     CG keeps nothing of size N^2 and cannot give ``return_std``.
 
+    scikit-learn's ``KernelRidge(alpha)`` is this estimator with
+    ``fit_intercept=False`` at gamma = 1/alpha (same kernel, sample weights and
+    precomputed or sparse input; scikit-learn's RBF ``gamma`` is 1/sigma2):
+    ``tests/test_kernel_ridge_sklearn.py`` runs scikit-learn's own KernelRidge tests
+    against it. One deliberate difference: alpha = 0 (gamma = infinity, the
+    interpolation limit) has no LS-SVM counterpart; gamma must be a positive finite
+    float, and a clear error replaces KernelRidge's least-squares fallback.
+
     Examples
     --------
     >>> from lssvm import LSSVMRegressor
@@ -98,25 +110,32 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         tags.target_tags.multi_output = True  # Y of shape (n, m): one factorisation
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Solve the KKT system [S 3.32], or [S 3.62] without bias, for (X, y).
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Targets; the columns of a 2-D y share one factorisation of
             Omega + I/gamma (one right-hand side each).
+        sample_weight : array-like of shape (n_samples,), optional
+            Weighted LS-SVM: the error of sample k is weighted by gamma w_k (the
+            cost gamma/2 sum_k w_k e_k^2), i.e. 1/(gamma w_k) on the diagonal of
+            [S 3.32]. Integer weights give the model of repeated rows; rows of
+            weight 0 are left out (exactly: an infinite diagonal entry).
 
         Returns
         -------
         self
         """
         X, y = validate_data(
-            self, X, y, y_numeric=True, multi_output=True, dtype=np.float64
-        )
+            self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
+            accept_sparse=ACCEPT_SPARSE,
+        )  # fmt: skip
         # [S 3.32]: a = 1_v, d = y, Omega = K [S 3.33]; [S 3.62] without the border.
-        self._fit_kkt(X, a=np.ones(X.shape[0]), d=y)
+        self._fit_kkt(X, a=np.ones(X.shape[0]), d=y, sample_weight=sample_weight)
         self.dual_coef_ = self.alpha_
         return self
 
@@ -146,11 +165,18 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         if not return_std:
             return self._latent(X)
         X = self._check_input(X)
+        if isinstance(self.kernel_, Precomputed):
+            raise ValueError(
+                f"{type(self).__name__}: return_std=True needs the training Gram "
+                "matrix and K(x, x) of the test points, which kernel='precomputed' "
+                "does not give; use a kernel name, a Kernel or a callable."
+            )
         if getattr(self, "_cholesky_", None) is None:
             K = self.kernel_.gram_lower(self.support_vectors_)
             n = K.shape[0]  # factor only: no border, a zero right-hand side
+            gamma = getattr(self, "_fit_gamma", self.gamma)  # gamma w_k if weighted
             self._cholesky_ = solve_bordered_kkt(
-                K, self.gamma, None, np.zeros(n), overwrite=True
+                K, gamma, None, np.zeros(n), overwrite=True
             ).factor
         coef = self.dual_coef_
         mean = np.empty((X.shape[0],) + coef.shape[1:])

@@ -77,11 +77,15 @@ from scipy.linalg import cho_factor, cho_solve, cholesky, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import probability as prob
+from ._base import ACCEPT_SPARSE, check_sample_weight
 from ._validation import check_classes, check_positive
-from .kernels import make_kernel
+from .kernels import Precomputed, fit_view, make_kernel
+from .solvers import solve_bordered_kkt
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
 
@@ -98,8 +102,8 @@ def solve_on_support(K_SS, y_S, C):
         Kernel matrix <X_S, X_S> of the support vectors.
     y_S : ndarray of shape (n_SV,)
         Their labels, +1 or -1.
-    C : float
-        Regularisation constant of [P 6].
+    C : float or ndarray of shape (n_SV,)
+        Regularisation constant of [P 6]; one per point for sample weights (C w_k).
 
     Returns
     -------
@@ -248,7 +252,8 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     ----------
     C : float, default=1.0
         Regularisation constant of [P 6]: the weight of the squared violations.
-    kernel : {"rbf", "linear", "poly"}, Kernel or callable, default="rbf"
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
         See :func:`lssvm.kernels.make_kernel`.
     sigma2 : float, default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; the paper's Gaussian
@@ -271,6 +276,20 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         Update the Cholesky factor of C^{-1} I + K_SS and the kernel columns from one
         iteration to the next ([P §5.2-5.3], see :func:`update_cholesky`) rather
         than recomputing both at every iteration. Same result to rounding.
+    probability : bool, default=False
+        Enable ``predict_proba`` / ``predict_log_proba``: Platt's sigmoid
+        (:func:`lssvm.probability.platt_fit`) fitted to leave-one-out outputs. A
+        point outside S leaves the solution unchanged, so its output is already
+        held out; for the points of S the closed form of the LS-SVM on S
+        (:func:`lssvm.probability.loo_latent`: [P 48] is the LS-SVM regression
+        system on S with gamma = C) gives them exactly as long as removing the point
+        does not change S (the usual approximation for the L2-SVM).
+
+    ``fit(X, y, sample_weight=w)`` weights the squared violations, C w_k instead of
+    C in [P 6]; rows of weight 0 are left out. ``kernel="precomputed"``: X is
+    K(X_train, X_train) at fit and K(X_test, X_train) at predict
+    (``support_vectors_`` are then the indices of S, a column); sparse CSR/CSC X
+    works with the linear, polynomial and RBF kernels.
 
     Attributes
     ----------
@@ -320,6 +339,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         n_sv_max=None,
         random_state=0,
         reuse_factor=True,
+        probability=False,
     ):
         self.C = C
         self.kernel = kernel
@@ -330,10 +350,20 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         self.n_sv_max = n_sv_max
         self.random_state = random_state
         self.reuse_factor = reuse_factor
+        self.probability = probability
 
-    def fit(self, X, y):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and (
+            self.kernel == "precomputed"
+        )
+        return tags
+
+    def fit(self, X, y, sample_weight=None):
         """Iterate Steps 1-5 of [P §5] until the support set S stops changing."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         C = check_positive(
             self.C, "C", meaning="regularisation constant of [P 6]", owner=self
@@ -353,16 +383,60 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__}: Only binary classification is supported; "
                 f"got {len(self.classes_)} classes: {self.classes_.tolist()}."
             )
-        self.kernel_ = make_kernel(
+        if not isinstance(self.probability, (bool, np.bool_)):
+            raise ValueError(
+                f"{type(self).__name__}: probability must be a bool (Platt's sigmoid "
+                f"on leave-one-out outputs); got probability={self.probability!r}."
+            )
+        kernel = make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
+        X, self.kernel_ = fit_view(kernel, X)  # precomputed: indices and K
+        w = check_sample_weight(sample_weight, X, owner=self)
+        if w is not None:  # weight 0: the point takes no part in [P 6]
+            keep = np.flatnonzero(w > 0)
+            X, y, w = X[keep], y[keep], w[keep]
+            if len(np.unique(y)) < 2:
+                raise ValueError(
+                    f"{type(self).__name__}: sample_weight leaves only class "
+                    f"{np.unique(y).tolist()} with positive weight; both classes "
+                    f"{self.classes_.tolist()} need a sample of positive weight."
+                )
+        C = np.full(X.shape[0], C) if w is None else C * w  # C_k = C w_k in [P 6]
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         if self.n_sv_max is not None and self.n_sv_max < len(y_pm):
             support = _stratified_initial_set(y_pm, self.n_sv_max, rng)
         else:
             support = np.arange(len(y_pm))  # Step 1: s_k = 1 for all k
         self._iterate(X, y_pm, C, support)
+        if self.probability:
+            self._fit_platt(X, y_pm, C, w)
+        if isinstance(kernel, Precomputed):
+            self.kernel_ = kernel  # predict takes K(X_test, X_train)
         return self
+
+    def _fit_platt(self, X, y_pm, C, w):
+        """Platt's sigmoid on leave-one-out outputs (class docstring)."""
+        S = self.support_
+        f = y_pm * (1.0 - self.e_)  # e_k = 1 - y_k f(x_k) [P 14]: held out off S
+        # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k
+        sol = solve_bordered_kkt(self.kernel_.gram_lower(X[S]), C[S], np.ones(len(S)),
+                                 y_pm[S], overwrite=True)  # fmt: skip
+        f[S] = prob.loo_latent(sol.factor, y_pm[S], sol.alpha, overwrite=True)
+        self.loo_decision_ = f
+        self.probA_, self.probB_ = prob.platt_fit(f, y_pm > 0, w)
+
+    @available_if(lambda self: bool(self.probability))
+    def predict_proba(self, X):
+        """P(classes_[0]), P(classes_[1]) from Platt's sigmoid; see ``probability``."""
+        p1 = prob.platt_predict(self.decision_function(X), self.probA_, self.probB_)
+        return np.column_stack([1.0 - p1, p1])
+
+    @available_if(lambda self: bool(self.probability))
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def _iterate(self, X, y_pm, C, support):
         seen = {support.tobytes()}
@@ -383,9 +457,9 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 order = support
                 K_XS = self.kernel_(X, X[support])  # <X, X_S>
                 y_S = y_pm[support]
-                theta, b = solve_on_support(K_XS[support], y_S, C)  # Step 3
+                theta, b = solve_on_support(K_XS[support], y_S, C[support])  # Step 3
             e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # [P 57], [P 14]
-            e[order] = theta / C  # [P 53]: exact on S
+            e[order] = theta / C[order]  # [P 53]: exact on S
             path.append(_objective(K_XS[order], y_S, theta, e, C))
             solved, solved_theta = order, theta
             new = _select_support(e, self.n_sv_max)  # Step 4, [P 10], 5.3
@@ -440,7 +514,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
             order = support
             K_XS = self.kernel_(X, X[order])
             A = K_XS[order]
-            A.flat[:: len(order) + 1] += 1.0 / C
+            A.flat[:: len(order) + 1] += 1.0 / C[order]
             return order, cholesky(A, lower=True, check_finite=False), K_XS
         old, L, K_old = state
         in_new = np.zeros(len(y_pm), dtype=bool)
@@ -468,7 +542,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
 
         def rows(idx):
             A = K_XS[idx]
-            A[idx[:, None] == order[None, :]] += 1.0 / C
+            A[idx[:, None] == order[None, :]] += 1.0 / C[idx]  # one entry per row
             return A
 
         if fresh:
@@ -478,7 +552,9 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """f(x) = <x, X_S> Y_S theta + b [P 49]; > 0 for ``classes_[1]``."""
         check_is_fitted(self, "theta_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(
+            self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE
+        )
         return self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
 
     def predict(self, X):
@@ -505,13 +581,9 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
             gradient_b=float(-2.0 * float(self.C) * np.sum(np.maximum(e, 0.0) * y_pm)),
         )
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
 
 def _objective(K_SS, y_S, theta, e, C) -> float:
-    """[P 55]: theta^T Y_S K_SS Y_S theta + C e^T S(e) e."""
+    """[P 55]: theta^T Y_S K_SS Y_S theta + C e^T S(e) e (C_k per point if weighted)."""
     coef = y_S * theta
-    return float(coef @ K_SS @ coef + C * np.sum(np.maximum(e, 0.0) ** 2))
+    return float(coef @ K_SS @ coef + np.sum(C * np.maximum(e, 0.0) ** 2))

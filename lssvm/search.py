@@ -108,9 +108,10 @@ class _Evaluator:
 
     def __init__(
         self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
-        strategy="auto", verbose=0, per_column=False,
+        strategy="auto", verbose=0, per_column=False, sample_weight=None,
     ):  # fmt: skip
         self.X, self.Y, self.folds = X, Y, folds
+        self.sample_weight = sample_weight  # weighted LS-SVM, scores unweighted
         self.kernel, self.degree, self.tau = kernel, degree, tau
         self.scoring, self.strategy, self.verbose = scoring, strategy, verbose
         # per_column: one SearchResult per column of Y (per-bit tuning), else one
@@ -154,6 +155,7 @@ class _Evaluator:
                 self.folds,
                 strategy=self.strategy,
                 n_gammas=len(gammas),
+                sample_weight=self.sample_weight,
             )
             for i, gamma in enumerate(gammas):
                 stage_records[i, j] = (
@@ -196,8 +198,9 @@ def grid_search(
     :func:`lssvm.tuning.make_folds`. Keyword ``options``, shared by every search:
     ``kernel`` ("rbf"; for other kernels sigma2 is not searched), ``degree``, ``tau``,
     ``scoring`` ("accuracy", see :func:`lssvm.tuning.score_latent`), ``strategy``
-    ("auto", see :class:`lssvm.tuning.ClosedFormCV`) and ``verbose`` (0; if > 0, a
-    progress line per kernel matrix on standard error).
+    ("auto", see :class:`lssvm.tuning.ClosedFormCV`), ``verbose`` (0; if > 0, a
+    progress line per kernel matrix on standard error) and ``sample_weight`` (None;
+    positive weights of the weighted LS-SVM, with unweighted scores).
     """
     ev = _Evaluator(X, Y, folds, **options)
     return ev.grid(gammas, sigma2s)

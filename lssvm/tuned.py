@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import multiclass as mc
 from . import search as _search
+from ._base import ACCEPT_SPARSE, check_sample_weight
 from ._validation import check_classes, check_positive
-from .classifier import LSSVMClassifier
+from .classifier import LSSVMClassifier, _has_probability, check_probability
+from .kernels import Precomputed, fit_view
 from .regressor import LSSVMRegressor
 from .tuning import make_folds
 
@@ -54,11 +57,44 @@ class _LSSVMCVBase(BaseEstimator):
     verbose : int, default=0
         If > 0, print a progress line per kernel matrix to standard error.
 
+    ``kernel="precomputed"`` takes the Gram matrix at fit (sigma2 is then not
+    searched) and K(X_test, X_train) at predict; sparse CSR/CSC X is accepted for
+    the linear, polynomial and RBF kernels. ``fit(X, y, sample_weight=w)`` tunes and
+    refits the weighted LS-SVM (gamma w_k for sample k): the closed-form CV then
+    uses the "cholesky" strategy (the eigendecomposition shortcut needs the same
+    1/gamma on the whole diagonal), rows of weight 0 take no part in it, and the
+    fold scores are unweighted (as ``GridSearchCV`` without metadata routing).
+
     Attributes
     ----------
     best_params_, best_score_, best_estimator_, cv_results_ :
         As in scikit-learn's ``GridSearchCV``; ``cv_results_`` also has ``stage``.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and (
+            self.kernel == "precomputed"
+        )
+        return tags
+
+    def _precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
+
+    def _rows(self, X, rows):
+        """Rows of X; with kernel="precomputed" the Gram matrix of those points."""
+        return X[np.ix_(rows, rows)] if self._precomputed() else X[rows]
+
+    def _search_data(self, X, y, sample_weight):
+        """(X, y, w) for the search: rows of weight 0 dropped, as in the fit."""
+        if self._precomputed():
+            X = fit_view(Precomputed(), X)[1].K  # checks that the Gram matrix is square
+        w = check_sample_weight(sample_weight, X, owner=self)
+        if w is None:
+            return X, y, None
+        keep = np.flatnonzero(w > 0)
+        return self._rows(X, keep), y[keep], w[keep]
 
     _estimator_class = None
     _default_scoring = None
@@ -112,6 +148,7 @@ class _LSSVMCVBase(BaseEstimator):
             scoring=scoring or self.scoring or self._default_scoring,
             strategy=self.strategy,
             verbose=self.verbose,
+            sample_weight=self._weights,
         )
         search, extra = {
             "grid": (_search.grid_search, {}),
@@ -177,6 +214,10 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         As in :class:`LSSVMClassifier`; ``random_state`` also seeds the ECOC.
     per_bit : bool, default=True
         Tune each bit separately (more than two classes).
+    probability : {False, True, "bayes"}, default=False
+        Passed to the refit :class:`LSSVMClassifier`: enables ``predict_proba``
+        (Platt's sigmoid on its exact leave-one-out outputs, or the moderated
+        output); see there.
 
     Attributes
     ----------
@@ -221,6 +262,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         decoding="hamming",
         targets="pm1",
         per_bit=True,
+        probability=False,
     ):
         super().__init__(
             gamma=gamma, sigma2=sigma2, kernel=kernel, degree=degree, tau=tau, cv=cv,
@@ -232,19 +274,34 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         self.decoding = decoding
         self.targets = targets
         self.per_bit = per_bit
+        self.probability = probability
 
-    def fit(self, X, y):
-        """Tune on (X, y), then refit the best LSSVMClassifier on all of it."""
-        X, y = validate_data(self, X, y, dtype=np.float64)
+    def fit(self, X, y, sample_weight=None):
+        """Tune on (X, y), then refit the best LSSVMClassifier on all of it.
+
+        ``sample_weight``: see the class docstring (weighted LS-SVM).
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
-        self.classes_, index = np.unique(y, return_inverse=True)
+        self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
+        check_probability(self.probability, self)
+        X_all, y_all = X, y
+        X, y, self._weights = self._search_data(X, y, sample_weight)
+        missing = np.setdiff1d(self.classes_, y)
+        if len(missing):
+            raise ValueError(
+                f"{type(self).__name__}: sample_weight is 0 for every sample of "
+                f"class(es) {missing.tolist()}; each of the classes "
+                f"{self.classes_.tolist()} needs a sample of positive weight."
+            )
+        index = np.searchsorted(self.classes_, y)
         C = mc.codebook(len(self.classes_), self.coding, random_state=self.random_state)
         Y = mc.encode(index, C).astype(np.float64)
         T = mc.bit_targets(Y, self.targets)
         fixed = dict(
             coding=self.coding, decoding=self.decoding, targets=self.targets,
-            random_state=self.random_state,
+            random_state=self.random_state, probability=self.probability,
         )  # fmt: skip
         if C.shape[1] == 1:  # two classes, one bit: the binary LS-SVM
             self._tune(X, T[:, 0], y, classifier=True, **fixed)
@@ -252,7 +309,8 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             self._tune_bits(X, y, Y, T, fixed)
         else:
             self._tune_shared(X, y, C, T, fixed)
-        self.best_estimator_.fit(X, y)
+        self.best_estimator_.fit(X_all, y_all, sample_weight=sample_weight)
+        del self._weights
         return self
 
     def _tune_bits(self, X, y, Y, T, fixed):
@@ -265,8 +323,10 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         n_splits = []
         for bits in groups.values():
             rows = np.flatnonzero(Y[:, bits[0]])
-            Xr, Tr = X[rows], T[np.ix_(rows, bits)]
+            Xr, Tr = self._rows(X, rows), T[np.ix_(rows, bits)]
             folds = make_folds(self.cv, Xr, y[rows], classifier=True)
+            weights = self._weights
+            self._weights = None if weights is None else weights[rows]
             n_splits.append(len(folds))
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
@@ -274,12 +334,14 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
                     kernel=self.kernel, degree=self.degree, tau=self.tau,
                     scoring=self.scoring or self._default_scoring,
                     strategy=self.strategy, verbose=self.verbose,
+                    sample_weight=self._weights,
                 )  # fmt: skip
             else:
                 found = [
                     self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s)
                     for i in range(len(bits))
                 ]
+            self._weights = weights
             for j, result in zip(bits, found):
                 results[j] = result
         bit_params = [self._params_of(r) for r in results]
@@ -318,6 +380,16 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
     def predict(self, X):
         return self._delegate(X).predict(X)
 
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """Class probabilities of the refit classifier (needs ``probability``)."""
+        return self._delegate(X).predict_proba(X)
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        return self._delegate(X).predict_log_proba(X)
+
 
 class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
     """LS-SVM regression with (gamma, sigma2) tuned by closed-form CV (MSE by default).
@@ -335,11 +407,19 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
     _estimator_class = LSSVMRegressor
     _default_scoring = "neg_mean_squared_error"
 
-    def fit(self, X, y):
-        """Tune on (X, y), then refit the best LSSVMRegressor on all of it."""
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
+    def fit(self, X, y, sample_weight=None):
+        """Tune on (X, y), then refit the best LSSVMRegressor on all of it.
+
+        ``sample_weight``: see the class docstring (weighted LS-SVM).
+        """
+        X, y = validate_data(
+            self, X, y, y_numeric=True, dtype=np.float64, accept_sparse=ACCEPT_SPARSE
+        )
+        X_all, y_all = X, y
+        X, y, self._weights = self._search_data(X, y, sample_weight)
         self._tune(X, y, y, classifier=False)
-        self.best_estimator_.fit(X, y)
+        self.best_estimator_.fit(X_all, y_all, sample_weight=sample_weight)
+        del self._weights
         return self
 
     def predict(self, X):

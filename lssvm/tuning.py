@@ -112,6 +112,10 @@ class ClosedFormCV:
     strategy : {"auto", "eigen", "cholesky"}
     n_gammas : int
         How many gammas will be evaluated; "auto" uses it to choose the strategy.
+    sample_weight : ndarray of shape (n_samples,), optional
+        Positive weights of the weighted LS-SVM, H = K + diag(1/(gamma w_k)): the
+        closed form holds for any positive definite H, but the eigendecomposition
+        shortcut needs a scalar diagonal, so weights use the "cholesky" strategy.
 
     Examples
     --------
@@ -123,12 +127,17 @@ class ClosedFormCV:
     [(8,), (8,)]
     """
 
-    def __init__(self, K, Y, folds, *, strategy="auto", n_gammas=1):
+    def __init__(
+        self, K, Y, folds, *, strategy="auto", n_gammas=1, sample_weight=None
+    ):
         if strategy not in STRATEGIES:
             raise ValueError(
                 f"strategy must be one of {list(STRATEGIES)}; "
                 f"got strategy={strategy!r}."
             )
+        self.sample_weight = sample_weight
+        if sample_weight is not None:  # no scalar diagonal: no eigen shortcut
+            strategy = "cholesky"
         if strategy == "auto":
             strategy = "eigen" if n_gammas >= EIGEN_MIN_GAMMAS else "cholesky"
         self.strategy = strategy
@@ -198,6 +207,8 @@ class ClosedFormCV:
     def _cholesky_inverse(self, gamma):
         n = len(self.Y)
         ones = np.ones(n)
+        if self.sample_weight is not None:
+            gamma = gamma * np.asarray(self.sample_weight)  # gamma_k = gamma w_k
         sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
         eta = cho_solve((sol.factor, False), ones, check_finite=False)
         coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))

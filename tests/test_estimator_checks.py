@@ -55,7 +55,8 @@ def estimator_cls(request):
 
 
 CLASSIFIER_ONLY = dict(
-    coding="ovo", decoding="hamming", targets="pm1", bit_params=None, random_state=0
+    coding="ovo", decoding="hamming", targets="pm1", bit_params=None, random_state=0,
+    probability=False,
 )
 
 

@@ -360,7 +360,7 @@ def test_get_params_and_clone(classification_data, cls):
     X, y = classification_data
     est = cls()
     extra = (
-        {"coding", "decoding", "targets", "per_bit"}
+        {"coding", "decoding", "targets", "per_bit", "probability"}
         if cls is LSSVMClassifierCV
         else set()
     )
@@ -417,11 +417,23 @@ def test_cross_val_score_equals_manual_loop(classification_data, regression_data
     np.testing.assert_allclose(scores, manual, rtol=0, atol=1e-12)
 
 
+# Repeated rows fall into different CV folds than one weighted row, so the tuned
+# (gamma, sigma2) may differ (as for GridSearchCV); the refit itself is exact
+# (test_sample_weight_refit_is_the_weighted_lssvm).
+CV_XFAIL = {
+    "check_sample_weight_equivalence_on_dense_data": "CV folds of repeated rows "
+    "differ from those of weighted rows",
+    "check_sample_weight_equivalence_on_sparse_data": "CV folds of repeated rows "
+    "differ from those of weighted rows",
+}
+
+
 @parametrize_with_checks(
     [
         LSSVMClassifierCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3),
         LSSVMRegressorCV(gamma=[1.0, 10.0], sigma2=[0.5, 2.0], cv=3),
-    ]
+    ],
+    expected_failed_checks=lambda est: CV_XFAIL,
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
