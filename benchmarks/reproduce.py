@@ -71,7 +71,8 @@ class Step:
     file: str
     script: str
     entries: list[Entry] = field(default_factory=list)
-    fallback_seconds: float = 0.0  # when the stored file records no per-entry cost
+    # when the stored file records no per-entry cost; None: not known at all
+    fallback_seconds: float | None = 0.0
 
 
 def steps() -> list[Step]:
@@ -98,7 +99,9 @@ def steps() -> list[Step]:
         Entry(["--sets", s], s) for s in ("splice", "adult")], fallback_seconds=300)
     large = Step("large_scale.json", "bench_large_scale.py", [
         Entry(["--threads", "2"], "N = 20,000-200,000")], fallback_seconds=540)
-    return [fisher, multiclass, uci, pruning, peng, large]  # fmt: skip
+    probability = Step("probability.json", "bench_probability.py", [
+        Entry([], "ripley, pid, acr")], fallback_seconds=None)  # time not recorded
+    return [fisher, multiclass, uci, pruning, peng, large, probability]  # fmt: skip
 
 
 # --- cost estimates from the stored files --------------------------------------------
@@ -134,7 +137,7 @@ def entry_seconds(step: Step, stored: dict) -> list[float]:
                       if (m in uci.REFERENCE_METHODS) == (key[2] == "reference")]
             out.append(sum(_sum_seconds(methods[m]) for m in chosen))
         else:
-            out.append(step.fallback_seconds / len(step.entries))
+            out.append((step.fallback_seconds or 0.0) / len(step.entries))
     return out
 
 
@@ -231,7 +234,9 @@ def estimate() -> int:
     for step in steps():
         seconds = sum(entry_seconds(step, stored_file(step)))
         total += seconds
-        print(f"{step.file:26s} {len(step.entries):3d} entries  {seconds / 60:6.1f} min")
+        known = f"{seconds / 60:6.1f} min" if step.fallback_seconds is not None else (
+            "   not recorded")
+        print(f"{step.file:26s} {len(step.entries):3d} entries  {known}")
     print(f"{'total':26s}              {total / 60:6.1f} min ({total / 3600:.1f} h)")
     return 0
 
