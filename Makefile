@@ -11,7 +11,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION ?= 1
 
-.PHONY: book test unit chapters build-book clean chromium
+.PHONY: book test unit chapters build-book clean chromium reproduce
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,14 @@ unit: $(STAMP)
 
 chapters: $(STAMP)
 	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q
+
+# Regenerate every file in benchmarks/results/ in order (benchmarks/reproduce.py):
+# about 2.3 hours of fitting on one core, resumable (run it again after an
+# interruption), a progress bar per file when tqdm is installed. QUICK=1 reruns the
+# first randomisation of a cheap subset (42 entries, under a minute) and compares
+# it with the stored files instead. Never part of `make test`.
+reproduce: $(STAMP)
+	$(BIN)/python benchmarks/reproduce.py $(if $(QUICK),--quick,)
 
 clean:
 	rm -rf _build .pytest_cache

@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
+import shlex
+import subprocess
+import sys
 import time
+from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 import scipy
 import sklearn
 from threadpoolctl import threadpool_info
+
+#: Fields every entry of a results file's "provenance" list carries
+#: (``tests/test_results_provenance.py`` checks them).
+PROVENANCE_FIELDS = (
+    "command", "date", "commit", "python", "numpy", "scipy", "scikit-learn", "lssvm",
+    "blas", "blas_threads", "wall_seconds",
+)  # fmt: skip
+# When this process started (the scripts import this module first): a pass's wall time.
+_STARTED = time.perf_counter()
+_STARTED_AT = datetime.now(timezone.utc).isoformat(timespec="seconds")
+_ROOT = Path(__file__).resolve().parents[1]
 
 
 def timed(fn):
@@ -39,6 +56,78 @@ def print_environment():
             )
 
 
+def _git_commit():
+    """HEAD of the repository, "+dirty" when tracked files differ from it."""
+    try:
+        run = dict(cwd=_ROOT, capture_output=True, text=True, timeout=10, check=True)
+        head = subprocess.run(["git", "rev-parse", "HEAD"], **run).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], **run
+        ).stdout.strip()
+        return head + ("+dirty" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+
+
+def provenance(argv=None):
+    """This process's provenance: command, date, commit, versions, BLAS, wall time.
+
+    ``argv`` defaults to ``sys.argv``; the command is given relative to the
+    repository root. ``wall_seconds`` counts from the import of this module, which
+    every benchmark script does first.
+    """
+    import lssvm
+
+    argv = list(sys.argv if argv is None else argv)
+    script = Path(argv[0]).resolve() if argv else None
+    if script is not None and script.is_relative_to(_ROOT):
+        argv[0] = str(script.relative_to(_ROOT))
+    blas = [
+        lib for lib in threadpool_info() if lib["user_api"] == "blas"
+    ]  # numpy's and scipy's own OpenBLAS
+    return {
+        "command": "python " + shlex.join(argv),
+        "date": _STARTED_AT,
+        "commit": _git_commit(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "lssvm": getattr(lssvm, "__version__", "unknown"),
+        "blas": [
+            f"{lib['internal_api']} {lib['version']} "
+            f"({lib['filepath'].rsplit('/', 1)[-1]})"
+            for lib in blas
+        ],
+        "blas_threads": sorted({lib["num_threads"] for lib in blas}),
+        "thread_env": {
+            k: os.environ.get(k, "unset")
+            for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+        },
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
+        "wall_seconds": round(time.perf_counter() - _STARTED, 1),
+    }
+
+
+def stamp(results, argv=None):
+    """Record this pass in ``results["provenance"]`` (a list, one entry per pass).
+
+    A resumable file is written by several passes; each keeps its own entry, and
+    saving again during the same pass updates that entry (its wall time grows).
+    """
+    entry = provenance(argv)
+    if isinstance(results.get("provenance"), dict):  # an older single-pass record
+        results["provenance"] = [results["provenance"]]
+    passes = results.setdefault("provenance", [])
+    if passes and passes[-1].get("date") == entry["date"] and (
+        passes[-1].get("command") == entry["command"]
+    ):
+        passes[-1] = entry
+    else:
+        passes.append(entry)
+    return results
+
+
 def open_table_results(out, paper, n_rand, seed):
     """The results of a table reproduction: ``out``'s contents, protocol refreshed.
 
@@ -56,6 +145,10 @@ def open_table_results(out, paper, n_rand, seed):
 
 
 def save_table_results(out, results):
-    """Write the results file (after every data set, so a long run can be resumed)."""
+    """Write the results file (after every data set, so a long run can be resumed).
+
+    Records this pass's provenance (:func:`stamp`) first.
+    """
+    stamp(results)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1) + "\n")

@@ -83,7 +83,7 @@ from lssvm.kernels import RBF
 from lssvm.operators import KernelOperator
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment  # noqa: E402
+from _common import print_environment, stamp  # noqa: E402
 
 GAMMA = 10.0
 SIGMA2_2D = 1.0
@@ -320,6 +320,7 @@ def main(argv=None):
                     "peak_rss_mb": TARGET_PEAK_MB, "kkt_residual": TARGET_KKT,
                     "pass": verdict},
     }  # fmt: skip
+    stamp(results, None if argv is None else [sys.argv[0], *argv])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nresults written to {args.out}")

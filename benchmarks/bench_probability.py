@@ -56,7 +56,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import print_environment, timed
+from _common import print_environment, stamp, timed
 from sklearn.calibration import CalibratedClassifierCV, calibration_curve
 from sklearn.metrics import accuracy_score, brier_score_loss, log_loss
 from sklearn.model_selection import GridSearchCV, train_test_split
@@ -208,6 +208,7 @@ def main():
         print_environment()
         results = {name: run_set(name, args.repeats) for name in args.sets}
         scaling = {n: time_ratio(n, args.repeats) for n in args.timing_sizes}
+        provenance = stamp({})["provenance"]  # inside the BLAS limit: its thread count
     for name, r in results.items():
         report(name, r)
     print("\nFit time at larger N (gamma 10, sigma2 1): probability=True vs plain")
@@ -219,7 +220,8 @@ def main():
     meta = {"date": stamp, "commit": commit, "repeats": args.repeats,
             "threads": args.threads}  # fmt: skip
     (RESULTS / "probability.json").write_text(
-        json.dumps({"meta": meta, "sets": results, "scaling": scaling}, indent=1)
+        json.dumps({"meta": meta, "sets": results, "scaling": scaling,
+                    "provenance": provenance}, indent=1)
         + "\n"
     )
     plot(results, RESULTS / "probability_reliability.png")

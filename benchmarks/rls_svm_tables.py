@@ -19,8 +19,9 @@ gamma, since both objectives are w^T w + C * (sum of squared errors)). Methods:
 Tables 9-10: fit time against C = 1e-4 ... 1e4, linear kernel, first split.
 
 Writes ``benchmarks/results/rls_svm_tables.json``, read by the RLS-SVM chapter.
-The file records the command, date, commit and library versions of the run
-(``provenance``). Regenerate (about 5 minutes on one core) with::
+The file records the provenance of every run that wrote it (command, date, commit,
+library versions, BLAS threads, wall time: ``_common.stamp``, called by
+``save_table_results``). Regenerate (about 5 minutes on one core) with::
 
     export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     .venv/bin/python benchmarks/rls_svm_tables.py
@@ -32,10 +33,7 @@ an existing file. Times are seconds on this machine; compare them as ratios.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
-import subprocess
 import sys
 import time
 import warnings
@@ -262,27 +260,6 @@ def time_against_c(X, y, n_train):
     return out
 
 
-def provenance(argv):
-    """Command, UTC date, git commit and library versions of this run."""
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-            cwd=Path(__file__).parent, check=True,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.CalledProcessError):
-        commit = None
-    return {
-        "command": " ".join(["benchmarks/rls_svm_tables.py", *(argv or sys.argv[1:])]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(
-            timespec="seconds"
-        ),
-        "commit": commit,
-        "versions": {"python": platform.python_version(), "numpy": np.__version__,
-                     "scipy": scipy.__version__, "scikit-learn": sklearn.__version__},
-        "machine": platform.machine(),
-    }  # fmt: skip
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -296,7 +273,7 @@ def main(argv=None):
     results.update(
         paper_params=PAPER_PARAMS, paper_tables=PAPER_TABLES,
         paper_time_vs_c=PAPER_TIME_VS_C, n_train=N_TRAIN, n_rand=args.n_rand,
-        svc_max_iter=SVC_MAX_ITER, provenance=provenance(argv),
+        svc_max_iter=SVC_MAX_ITER,
     )  # fmt: skip
     runs = results.setdefault("runs", {})
     timing = results.setdefault("time_vs_c", {})

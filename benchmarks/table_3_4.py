@@ -23,8 +23,8 @@ file. The committed file holds ``moc``, ``ovo`` and ``moc-shared``; the last was
 added by a second run, ``--codings moc-shared`` (about 10 minutes). The RBF LS-SVM_F
 rows (``moc-fisher``, ``ovo-fisher``: Fisher targets on every bit) were added for the
 five cheaper sets by ``--sets bal cmc iri veh win --codings moc-fisher ovo-fisher``
-(about 3 minutes); ``provenance`` records command, date, commit and versions of
-each (set, variant) added since.
+(about 3 minutes); ``provenance`` (``_common.stamp``) records command, date, commit and versions of
+each pass that wrote the file.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from _common import (  # noqa: E402
     open_table_results,
     print_environment,
     save_table_results,
+    stamp,
 )
 
 OUT = Path(__file__).parent / "results" / "table_3_4.json"
@@ -99,27 +100,6 @@ PAPER_ROW = {
     "moc-shared": "RBF LS-SVM (MOC)",
     "moc-fisher": "RBF LS-SVM_F (MOC)", "ovo-fisher": "RBF LS-SVM_F (1vs1)",
 }  # fmt: skip
-
-
-def provenance(argv):
-    """Command, date, commit and versions of one (data set, variant) run."""
-    import scipy
-    import sklearn
-
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = None
-    return {
-        "command": " ".join(["python benchmarks/table_3_4.py", *(argv or sys.argv[1:])]),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": commit,
-        "python": platform.python_version(),
-        "numpy": np.__version__, "scipy": scipy.__version__,
-        "scikit-learn": sklearn.__version__,
-    }  # fmt: skip
 
 
 def run_one(X, y, split, coding):
@@ -174,7 +154,7 @@ def main(argv=None):
                 f"{sum(row['seconds'] for row in rows):7.1f} s",
                 flush=True,
             )
-            results.setdefault("provenance", {})[f"{name}/{coding}"] = provenance(argv)
+            stamp(results, argv)  # one provenance entry per pass (_common.stamp)
             save_table_results(args.out, results)
     print(f"wrote {args.out}")
 

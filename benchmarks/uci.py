@@ -24,17 +24,22 @@ every method is scored on the full test part.
 
 Results, with every split's accuracy and tuned hyper-parameters, go to
 ``benchmarks/results/uci.json``; a run resumes where the file stops (per data set,
-method and split). Run, with one BLAS thread::
+method and split), and every pass appends its provenance (command, date, commit,
+versions, BLAS threads, wall time; ``_common.stamp``) to the file's "provenance"
+list. The committed file's split counts come from these four passes, with one BLAS
+thread (``make reproduce`` runs them in this order, after ``table_3_3_fisher.py``
+and ``table_3_4.py``, whose RBF rows this file reuses)::
 
     export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     .venv/bin/python benchmarks/uci.py --n-rand 10 --methods reference
-    .venv/bin/python benchmarks/uci.py --n-rand 3 --methods lssvm
+    .venv/bin/python benchmarks/uci.py --n-rand 10 --methods lssvm \
+        --sets acr bld gcr hea ion pid snr ttt wbc bal cmc iri veh win
+    .venv/bin/python benchmarks/uci.py --n-rand 5 --methods lssvm --sets ims led wav
+    .venv/bin/python benchmarks/uci.py --n-rand 3 --methods lssvm --sets adu
 
-The committed file came from resumed passes (about 64 minutes of fitting on one core
-shared with other work): every method with 10 randomizations on the 17 small and
-medium sets except the LS-SVMs on ims, led and wav (5: ``--sets ims led wav
---n-rand 5 --methods lssvm``); on adu every reference method with 10 and the
-LS-SVMs (RBF included) with 3 (``--sets adu --n-rand 3``).
+That is about 64 minutes of fitting on one core (the sum of the stored ``seconds``):
+every reference method with 10 randomizations on all 18 sets, the LS-SVMs with 10
+on 14 sets, 5 on ims, led and wav, and 3 on adu (RBF rows included there).
 
 Options: ``--sets iri hea`` (default: every set), ``--methods`` (names, or the groups
 ``reference`` and ``lssvm``), ``--n-rand``, ``--seed``, ``--out``.
@@ -82,6 +87,9 @@ from lssvm.datasets import (
 )
 from lssvm.evaluation import randomized_splits
 from lssvm.solvers import NotPositiveDefiniteError
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import stamp  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "uci.json"
@@ -473,6 +481,7 @@ def save_results(path, results):
         name: {method: len(entry["accuracies"]) for method, entry in methods.items()}
         for name, methods in results.get("runs", {}).items()
     }
+    stamp(results)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

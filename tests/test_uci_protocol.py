@@ -148,3 +148,24 @@ def test_reference_stand_ins_learn():
                for m in uci.methods_for("hea"))  # fmt: skip
     assert all(uci.paper_row(m, "3.4") in uci.PAPER["3.4"]
                for m in uci.methods_for("iri"))  # fmt: skip
+
+
+def test_reproduce_covers_every_results_file_and_the_committed_split_counts():
+    """make reproduce (benchmarks/reproduce.py) regenerates every results file, and
+    its uci.py passes give exactly the split counts of the committed uci.json."""
+    import reproduce
+
+    results = Path(__file__).parents[1] / "benchmarks" / "results"
+    steps = {step.file: step for step in reproduce.steps()}
+    assert set(steps) == {path.name for path in results.glob("*.json")}
+    expected = {}
+    for entry in steps["uci.json"].entries:
+        args = entry.args
+        n_rand = int(args[args.index("--n-rand") + 1])
+        group = args[args.index("--methods") + 1]
+        for name in args[args.index("--sets") + 1 :]:
+            for method in uci._expand([group], name):
+                expected[(name, method)] = max(expected.get((name, method), 0), n_rand)
+    stored = json.loads((results / "uci.json").read_text())["n_splits"]
+    got = {(name, m): k for name, methods in stored.items() for m, k in methods.items()}
+    assert got == expected
