@@ -1,4 +1,4 @@
-"""Kernel PLS (lssvm.relatives.kpls): linear kernel = PLS, all components = least squares."""
+"""Kernel PLS (lssvm.relatives.kpls): linear kernel = PLS; all components = LS."""
 
 from __future__ import annotations
 

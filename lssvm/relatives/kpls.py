@@ -203,5 +203,5 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
         )
 
     def transform(self, X):
-        """Scores of new points, k_c(x)^T U (T^T K_c U)^{-1}, shape (n, n_components_)."""
+        """Scores of new points, k_c(x)^T U (T^T K_c U)^{-1}: (n, n_components_)."""
         return self._centred_kernel(X) @ self.x_rotations_

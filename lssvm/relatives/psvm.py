@@ -48,7 +48,7 @@ METHODS = ("auto", "primal", "dual")
 
 
 def one_vs_rest_codes(y_index, n_classes):
-    """+-1 targets: one column (classes_[1] = +1) for two classes, else one per class."""
+    """+-1 targets: one column (classes_[1] = +1) for two classes, else one each."""
     if n_classes == 2:
         return np.where(y_index == 1, 1.0, -1.0)[:, None]
     Y = -np.ones((len(y_index), n_classes))
@@ -57,7 +57,7 @@ def one_vs_rest_codes(y_index, n_classes):
 
 
 class PSVMClassifier(ClassifierMixin, BaseEstimator):
-    """Proximal SVM classifier [C8 §8.4.4], one-versus-rest for more classes [C8 §8.5.3].
+    """Proximal SVM classifier [C8 §8.4.4]; one-versus-rest [C8 §8.5.3] for k > 2.
 
     Parameters
     ----------
@@ -184,10 +184,11 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, reset=False, dtype=np.float64)
         if self.coef_ is not None:
             return X @ self.coef_.T + self.intercept_
-        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
+        K = self.kernel_(X, self.support_vectors_)
+        return K @ self.dual_coef_ + self.intercept_
 
     def predict(self, X):
-        """Sign of the decision value, or the class with the largest one (one-vs-rest)."""
+        """Sign of the decision value; more classes: the largest one (one-vs-rest)."""
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
