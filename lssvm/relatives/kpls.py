@@ -66,9 +66,9 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
 
     Attributes
     ----------
-    x_scores_ : ndarray of shape (n_samples, n_components_)
+    x_scores_ : ndarray of shape (n_samples, ``n_components_``)
         T, unit columns, orthogonal.
-    y_scores_ : ndarray of shape (n_samples, n_components_)
+    y_scores_ : ndarray of shape (n_samples, ``n_components_``)
         U, unit columns.
     dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_targets)
         B = U (T^T K_c U)^{-1} T^T Y.
@@ -203,5 +203,5 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
         )
 
     def transform(self, X):
-        """Scores of new points, k_c(x)^T U (T^T K_c U)^{-1}: (n, n_components_)."""
+        """Scores of new points, k_c(x)^T U (T^T K_c U)^{-1}: (n, ``n_components_``)."""
         return self._centred_kernel(X) @ self.x_rotations_
