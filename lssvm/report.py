@@ -253,12 +253,20 @@ class Ledger:
         path.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
         return path
 
+    def _display_frame(self):
+        """The frame to show: without the Difference and Rule columns when every row
+        is a stated claim (they would only hold blanks and "stated")."""
+        frame = self.frame()
+        if all(r.rule == "stated" and not r.difference for r in self.rows):
+            frame = frame.drop(columns=["Difference", "Rule"])
+        return frame
+
     def show(self, caption: str, name: str):
         """Save the ledger and return it as a numbered table for the chapter."""
         if not self.rows:
             raise ValueError(f"the ledger of {self.chapter!r} has no row.")
         self.save()
-        frame = self.frame()
+        frame = self._display_frame()
         frame["SE"] = [
             "–" if v is None else ("∞" if math.isinf(v) else f"{v:.1f}")
             for v in frame["SE"]
