@@ -278,6 +278,8 @@ class Ledger:
                 for r in self.rows
             ]
         )
+        if all(r.rule == "stated" and not r.difference for r in self.rows):
+            shown = shown.drop(columns=["Difference"])  # claims only: no numbers
         return table(shown, caption, name)
 
 

@@ -1,0 +1,195 @@
+r"""Proximal support vector machine (PSVM), [C8 §8.4.4] and [C8 §8.5.3].
+
+Fung and Mangasarian (2001) write the LS-SVM classifier's primal with the bias inside
+the regulariser:
+
+.. math:: \min_{w, b, e}\ \tfrac12 (w^T w + b^2) + \gamma\, \tfrac12 \sum_k e_k^2
+          \quad\text{s.t.}\quad y_k\,(w^T\varphi(x_k) + b) = 1 - e_k .
+
+Since :math:`y_k^2 = 1`, :math:`e_k^2 = (y_k - w^T\varphi(x_k) - b)^2`: it is ridge
+regression on the :math:`\pm 1` labels with the input augmented by a constant 1 and
+every coefficient penalised. Two closed forms follow.
+
+- Primal (linear kernel): with :math:`E = [X, 1_v]` (N x (n+1)),
+  :math:`(E^T E + I/\gamma)\,[w; b] = E^T y`, an (n+1) x (n+1) system whose matrix
+  is accumulated in one pass over the data, O(N n^2) [C8 8.4.49].
+- Dual (any kernel): the stationarity conditions give :math:`w = \sum_k \beta_k
+  \varphi(x_k)`, :math:`b = \sum_k \beta_k` with :math:`\beta_k = \alpha_k y_k` and
+
+  .. math:: (K + 1_v 1_v^T + I/\gamma)\,\beta = y ,
+
+  the LS-SVM system without its border on the kernel :math:`K(x, z) + 1`
+  ([S 3.62] form), [C8 8.4.52]. The Sherman-Morrison-Woodbury identity
+  :math:`(I/\gamma + E^T E)^{-1} E^T = E^T (I/\gamma + E E^T)^{-1}` makes the two
+  forms equal for the linear kernel, where :math:`E E^T = X X^T + 1_v 1_v^T`.
+
+The matrix does not depend on the labels, so the k problems of one-versus-rest
+[C8 §8.5.3] are k right-hand sides of one factorisation. Both forms are solved by
+:func:`lssvm.solvers.solve_bordered_kkt` without border (``a=None``).
+
+Source: G. Fung and O. L. Mangasarian, Proximal support vector machine classifiers,
+KDD 2001; [C8 §8.4.4], [C8 §8.5.3].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import check_classes, check_positive
+from ..kernels import Linear, make_kernel
+from ..solvers import solve_bordered_kkt
+
+__all__ = ["PSVMClassifier", "METHODS"]
+
+METHODS = ("auto", "primal", "dual")
+
+
+def one_vs_rest_codes(y_index, n_classes):
+    """+-1 targets: one column (classes_[1] = +1) for two classes, else one each."""
+    if n_classes == 2:
+        return np.where(y_index == 1, 1.0, -1.0)[:, None]
+    Y = -np.ones((len(y_index), n_classes))
+    Y[np.arange(len(y_index)), y_index] = 1.0
+    return Y
+
+
+class PSVMClassifier(ClassifierMixin, BaseEstimator):
+    """Proximal SVM classifier [C8 §8.4.4]; one-versus-rest [C8 §8.5.3] for k > 2.
+
+    Parameters
+    ----------
+    gamma : float, default=1.0
+        Weight of the squared errors (Fung and Mangasarian's nu), as in the LS-SVM.
+    kernel : {"linear", "rbf", "poly"}, Kernel or callable, default="linear"
+    sigma2 : float, default=1.0
+        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13].
+    degree, tau : int, float
+        Polynomial kernel (x^T z + tau)^degree.
+    method : {"auto", "primal", "dual"}, default="auto"
+        "primal": the (n+1) x (n+1) system for [w; b], linear kernel only, O(N n^2)
+        time and O(n^2) memory besides X; "dual": the N x N system
+        (K + 1 1^T + I/gamma) beta = y; "auto": "primal" for the linear kernel when
+        n_features < n_samples, else "dual". Both give the same model.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        w of the linear model (linear kernel only).
+    intercept_ : float or ndarray of shape (n_classes,)
+        The regularised bias b (= sum_k beta_k in the dual form).
+    dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_classes)
+        beta_k = alpha_k y_k of the dual form (None after a primal fit).
+    alpha_ : ndarray, shape of ``dual_coef_``
+        Lagrange multipliers alpha_k = gamma e_k (None after a primal fit).
+    support_vectors_ : ndarray of shape (n_samples, n_features)
+        The training inputs (dual form): every point is a support vector.
+    kernel_ : Kernel
+    method_ : {"primal", "dual"}
+    n_factorizations_ : int
+        Always 1: every one-versus-rest problem shares the factorisation.
+
+    Examples
+    --------
+    >>> from lssvm.datasets import load_ripley
+    >>> X, y = load_ripley("train")
+    >>> clf = PSVMClassifier(gamma=10.0).fit(X, y)
+    >>> clf.method_, clf.coef_.shape
+    ('primal', (2,))
+    """
+
+    def __init__(
+        self, *, gamma=1.0, kernel="linear", sigma2=1.0, degree=3, tau=1.0,
+        method="auto",
+    ):  # fmt: skip
+        self.gamma = gamma
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.tau = tau
+        self.method = method
+
+    def _check_params(self, n_samples, n_features):
+        check_positive(
+            self.gamma, "gamma", meaning="weight of the squared errors", owner=self
+        )
+        kernel = make_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
+        )
+        if self.method not in METHODS:
+            raise ValueError(
+                f"{type(self).__name__}: method must be one of {list(METHODS)}; "
+                f"got method={self.method!r}."
+            )
+        linear = isinstance(kernel, Linear)
+        if self.method == "primal" and not linear:
+            raise ValueError(
+                f"{type(self).__name__}: method='primal' needs the linear kernel; "
+                f"got kernel={self.kernel!r}. Use method='dual'."
+            )
+        method = self.method
+        if method == "auto":
+            method = "primal" if linear and n_features < n_samples else "dual"
+        return kernel, method
+
+    def fit(self, X, y):
+        """Solve the primal or the dual system for every one-versus-rest column."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        check_classes(self.classes_.tolist(), owner=self)
+        kernel, method = self._check_params(*X.shape)
+        Y = one_vs_rest_codes(y_index, len(self.classes_))  # (N, m), m = 1 or k
+        gamma = float(self.gamma)
+        if method == "primal":
+            N, n = X.shape
+            G = np.empty((n + 1, n + 1))  # E^T E with E = [X, 1]: one pass, O(N n^2)
+            G[:n, :n] = X.T @ X
+            G[n, :n] = G[:n, n] = X.sum(axis=0)
+            G[n, n] = N
+            rhs = np.vstack([X.T @ Y, Y.sum(axis=0)])  # E^T y
+            # (E^T E + I/gamma) [w; b] = E^T y  [C8 8.4.49]: no border
+            theta = solve_bordered_kkt(G, gamma, None, rhs, overwrite=True).alpha
+            coef, intercept = theta[:n].T, theta[n]
+            beta = None
+        else:
+            K = kernel(X)
+            K += 1.0  # the kernel K(x, z) + 1: the bias is penalised with w
+            # (K + 1 1^T + I/gamma) beta = y  [C8 8.4.52]: the LS-SVM without border
+            beta = solve_bordered_kkt(K, gamma, None, Y, overwrite=True).alpha
+            intercept = beta.sum(axis=0)  # b = sum_k alpha_k y_k
+            coef = (X.T @ beta).T if isinstance(kernel, Linear) else None
+        binary = Y.shape[1] == 1
+        squeeze = (lambda A: A[..., 0]) if binary else (lambda A: A)
+        self.kernel_ = kernel
+        self.method_ = method
+        self.n_factorizations_ = 1
+        self.intercept_ = float(intercept[0]) if binary else intercept
+        self.coef_ = None if coef is None else (coef[0] if binary else coef)
+        if beta is None:
+            self.dual_coef_ = self.alpha_ = self.support_vectors_ = None
+        else:
+            self.dual_coef_ = squeeze(beta)
+            self.alpha_ = squeeze(beta * Y)  # alpha_k = beta_k y_k = gamma e_k
+            self.support_vectors_ = X.copy()
+        return self
+
+    def decision_function(self, X):
+        """w^T phi(x) + b: shape (n_samples,) for two classes (> 0: classes_[1]),
+        else (n_samples, n_classes), one column per one-versus-rest problem."""
+        check_is_fitted(self, "intercept_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.coef_ is not None:
+            return X @ self.coef_.T + self.intercept_
+        K = self.kernel_(X, self.support_vectors_)
+        return K @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X):
+        """Sign of the decision value; more classes: the largest one (one-vs-rest)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]

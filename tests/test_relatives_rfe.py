@@ -1,0 +1,99 @@
+"""SVM-RFE with the LS-SVM (lssvm.relatives.rfe) [C8 §8.4.5]."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.feature_selection import RFE
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lssvm import LSSVMClassifier
+from lssvm.kernels import Linear
+from lssvm.relatives import LSSVMRFE, rfe
+from lssvm.relatives.rfe import _criterion
+
+
+@parametrize_with_checks([LSSVMRFE()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture
+def relevant_four(rng):
+    """Ten inputs, the first four relevant with weights 4, 3, 2, 1.5."""
+    X = rng.standard_normal((300, 10))
+    w = np.r_[4.0, 3.0, 2.0, 1.5, np.zeros(6)]
+    y = np.where(X @ w + 0.5 * rng.standard_normal(300) > 0, 1, -1)
+    return X, y
+
+
+def test_linear_ranking_agrees_with_sklearn_rfe_on_the_relevant_inputs(relevant_four):
+    X, y = relevant_four
+    ours = rfe(X, y, gamma=1e3)
+    theirs = RFE(SVC(kernel="linear", C=1e3), n_features_to_select=1).fit(X, y)
+    np.testing.assert_array_equal(ours.ranking[:4], [1, 2, 3, 4])
+    np.testing.assert_array_equal(theirs.ranking_[:4], [1, 2, 3, 4])
+    assert set(ours.selected) >= {0, 1, 2, 3}  # the LOO choice keeps them all
+
+
+def test_dual_criterion_is_half_the_weight_criterion_for_the_linear_kernel(rng):
+    X = rng.standard_normal((30, 5))
+    beta = rng.standard_normal((30, 2))
+    np.testing.assert_allclose(
+        _criterion(Linear(), X, beta, "dual"),
+        0.5 * _criterion(Linear(), X, beta, "weight"),
+        rtol=1e-10,
+    )
+
+
+def test_loo_error_equals_refitting(relevant_four):
+    X, y = relevant_four
+    X, y = X[:60, :3], y[:60]
+    result = rfe(X, y, gamma=10.0)
+    errors = []
+    for k in range(len(y)):
+        keep = np.arange(len(y)) != k
+        clf = LSSVMClassifier(kernel="linear", gamma=10.0).fit(X[keep], y[keep])
+        errors.append(clf.predict(X[k : k + 1])[0] != y[k])
+    assert result.loo_error[0] == pytest.approx(np.mean(errors))
+
+
+def test_subsets_shrink_and_ranking_is_a_permutation(relevant_four):
+    X, y = relevant_four
+    result = rfe(X, y, gamma=10.0, kernel="rbf", sigma2=10.0, step=2)
+    sizes = [len(s) for s in result.subsets]
+    assert sizes == [10, 8, 6, 4, 2, 1]
+    assert sorted(result.ranking) == list(range(1, 11))
+    assert len(result.loo_error) == len(sizes)
+
+
+def test_estimator_selects_and_transforms(relevant_four):
+    X, y = relevant_four
+    sel = LSSVMRFE(gamma=1e3).fit(X, y)
+    assert sel.n_features_ == sel.transform(X).shape[1] == sel.support_.sum()
+    sel4 = LSSVMRFE(gamma=1e3, n_features_to_select=4).fit(X, y)
+    np.testing.assert_array_equal(np.flatnonzero(sel4.support_), [0, 1, 2, 3])
+
+
+def test_multiclass_ranking(rng):
+    X = rng.standard_normal((150, 5))
+    y = np.argmax(X[:, :3], axis=1)  # inputs 0-2 decide the class
+    result = rfe(X, y, gamma=100.0)
+    assert set(np.flatnonzero(result.ranking <= 3)) == {0, 1, 2}
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"criterion": "weight", "kernel": "rbf"}, "needs the linear kernel"),
+        ({"criterion": "abs"}, "criterion must be one of"),
+        ({"step": 0}, "step must be a positive integer"),
+        ({"n_features_to_select": 0}, "n_features_to_select must be None"),
+        ({"gamma": 0.0}, "gamma must be a positive float"),
+    ],
+)
+def test_bad_parameters_raise(relevant_four, params, match):
+    X, y = relevant_four
+    with pytest.raises(ValueError, match=match):
+        LSSVMRFE(**params).fit(X, y)
