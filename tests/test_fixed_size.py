@@ -180,3 +180,12 @@ def test_predict_checks_features(data):
     est = FixedSizeLSSVMClassifier(n_prototypes=10, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         est.predict(X[:, :2])
+
+
+def test_import_lssvm_does_not_import_dask():
+    import subprocess
+    import sys
+
+    code = "import sys, lssvm; print(any(m.split('.')[0] == 'dask' for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
