@@ -26,6 +26,7 @@ __all__ = [
     "two_spirals",
     "gaussian_classes",
     "sinc",
+    "xor_sine",
     "load_ripley",
     "MULTICLASS_SETS",
     "load_multiclass",
@@ -136,6 +137,31 @@ def sinc(
     x = np.linspace(low, high, n_samples)
     y = np.sinc(x / np.pi) + noise * _rng(random_state).standard_normal(n_samples)
     return x[:, None], y
+
+
+def xor_sine(
+    n_samples: int = 1000,
+    *,
+    n_features: int = 10,
+    flip: float = 0.1,
+    random_state=0,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """A nonlinear two-class problem of any size, for the fixed-size LS-SVM.
+
+    x ~ N(0, I) in ``n_features >= 3`` dimensions; the label is
+    sign(x_1 x_2 + sin(2 x_3) / 2), flipped with probability ``flip``. Only three
+    inputs matter, and the Bayes accuracy is exactly 1 - ``flip``.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), labels +1 and -1
+    """
+    rng = _rng(random_state)
+    X = rng.standard_normal((n_samples, n_features))
+    y = np.where(X[:, 0] * X[:, 1] + 0.5 * np.sin(2 * X[:, 2]) > 0, 1, -1)
+    flipped = rng.random(n_samples) < flip
+    return X, np.where(flipped, -y, y)
 
 
 def load_ripley(subset: str = "train") -> tuple[NDArray[np.float64], NDArray[np.int64]]:

@@ -1,0 +1,631 @@
+r"""Fixed-size LS-SVM: a Nystrom feature map from m prototypes, the primal ridge problem.
+
+The dual LS-SVM [S 3.24] is an N x N system. The primal problem is parametric with a
+weight vector of fixed size [S §3.1]; when the feature map is infinite-dimensional
+(RBF) it cannot be solved there, but an m-dimensional approximation of it can. From m
+prototype vectors :math:`z_1, \dots, z_m` with kernel matrix
+:math:`W = K(Z, Z) = U \operatorname{diag}(s) U^T`, the Nystrom method (Williams &
+Seeger 2001) approximates the kernel's eigenfunctions and gives the feature map
+
+.. math:: \hat\varphi(x) = \operatorname{diag}(s)^{-1/2} U^T k_Z(x),
+   \qquad k_Z(x) = [K(z_1, x), \dots, K(z_m, x)]^T,
+
+with :math:`\hat\varphi(x)^T \hat\varphi(x') = k_Z(x)^T W^{+} k_Z(x')`, exact on the
+prototypes. The fixed-size LS-SVM (Suykens et al. 2002, ch. 6; De Brabanter et al.
+2010) then solves the ridge problem with the bias in that space,
+
+.. math:: \min_{w, b}\ \tfrac12 w^T w
+   + \tfrac{\gamma}{2} \sum_{k=1}^N (y_k - w^T \hat\varphi(x_k) - b)^2 ,
+
+whose normal equations need only :math:`\Phi^T \Phi` and :math:`\Phi^T y`
+((m+1) x (m+1) and (m+1) x q with the bias column). Both are sums over rows, so they
+are accumulated over chunks of rows (in kernel space, :math:`B^T B` with
+:math:`B = [K(X_c, Z), 1]`, one symmetric rank-k update per chunk, then mapped once
+by the eigenvectors): memory O(m^2 + chunk m), one pass over the data. Chunk results
+are added by a pairwise tree whose shape depends only on the number of chunks, so the
+in-process sum and the Dask tree reduction add the same numbers in the same order.
+
+Classifiers regress the +-1 codes of each output bit [S 3.8-3.14] (for y = +-1 the
+classifier's error 1 - y f equals the regression error y - f); every bit shares the
+feature map and the one (m+1) x (m+1) factorisation, so only dense codes ("ova",
+"moc", "ecoc") are accepted. ``gamma`` may be a list of candidates: the fold sums of
+the accumulated matrices give the k-fold cross-validated squared error of every
+candidate in closed form, without another pass over the data.
+
+Prototypes: ``"entropy"`` maximises the quadratic Renyi entropy estimate
+:math:`H_R = -\log \frac{1}{m^2} \sum_{k,l} K(z_k, z_l)` (RBF window of width
+``sigma2``) by random swaps with a candidate pool; ``"random"``; or an array.
+
+Dask: X (and y) may be ``dask.array`` arrays chunked by rows; ``fit`` then runs the
+accumulation as a tree reduction on the current scheduler (a ``dask.distributed``
+client if one exists), and ``predict``/``decision_function`` return Dask arrays. Dask
+is imported only then (``pip install lssvm[dask]``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.linalg import cho_factor, cho_solve
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import check_classes, check_positive
+from .kernels import RBF, _blas, make_kernel
+from .multiclass import codebook
+
+__all__ = [
+    "FixedSizeLSSVMClassifier",
+    "FixedSizeLSSVMRegressor",
+    "NystromFeatureMap",
+    "renyi_entropy",
+    "entropy_prototypes",
+    "pairwise_sum",
+]
+
+# Eigenvalues of W = K(Z, Z) below this fraction of the largest are dropped from the
+# feature map: the accumulation works in kernel space and maps by diag(s)^{-1/2} U^T
+# at the end, which multiplies round-off in B^T B by up to 1 / s_min.
+EIGVAL_RTOL = 1e-9
+# Entropy swaps: candidate pool of POOL_FACTOR * m rows, PROPOSALS_FACTOR * m swaps.
+POOL_FACTOR = 10
+PROPOSALS_FACTOR = 10
+PROTOTYPE_METHODS = ("entropy", "random")
+
+
+# --- prototypes ----------------------------------------------------------------------
+
+
+def renyi_entropy(Z: NDArray, sigma2: float) -> float:
+    r"""Quadratic Renyi entropy estimate :math:`-\log \frac{1}{m^2}\sum_{kl} K(z_k,z_l)`.
+
+    The Parzen estimate of :math:`\int p(x)^2 dx` with an RBF window of width
+    ``sigma2`` (normalising constants dropped: they shift H_R by a constant).
+    """
+    return float(-np.log(np.mean(RBF(sigma2)(Z))))
+
+
+def entropy_prototypes(X: NDArray, n_prototypes: int, sigma2: float, *,
+                       n_proposals: int | None = None, random_state=None):
+    """Indices of ``n_prototypes`` rows of X with a large quadratic Renyi entropy.
+
+    Starts from a random subset; each proposal swaps a random prototype with a random
+    non-prototype row and is kept when the entropy rises (the sum of the prototype
+    kernel matrix falls). O(m d) per proposal, the m x m matrix kept up to date.
+    Returns the indices and the entropy after each proposal.
+    """
+    rng = np.random.default_rng(random_state)
+    n, m = X.shape[0], int(n_prototypes)
+    kernel = RBF(sigma2)
+    order = rng.permutation(n)
+    chosen, others = order[:m].copy(), order[m:].copy()
+    Kzz = kernel(X[chosen])
+    total = Kzz.sum()
+    n_proposals = PROPOSALS_FACTOR * m if n_proposals is None else int(n_proposals)
+    history = np.full(n_proposals if len(others) else 0, np.nan)
+    for t in range(len(history)):
+        i, j = rng.integers(m), rng.integers(len(others))
+        k_new = kernel(X[others[j]][None, :], X[chosen])[0]  # K(c, z_l)
+        k_new[i] = 1.0  # K(c, c) for the RBF window
+        # sum over the new set: old sum - 2 row_i + K_ii + 2 (row_c - K_ci) + K_cc
+        new_total = total - 2 * Kzz[i].sum() + Kzz[i, i] + 2 * k_new.sum() - k_new[i]
+        if new_total < total:
+            Kzz[i, :], Kzz[:, i] = k_new, k_new
+            chosen[i], others[j] = others[j], chosen[i]
+            total = new_total
+        history[t] = -np.log(total / m**2)
+    return np.sort(chosen), history
+
+
+def _draw_prototypes(X, n_rows, n_prototypes, method, sigma2, rng, take):
+    """Indices (sorted) and rows of the prototypes; ``take(idx)`` gathers rows of X."""
+    m = min(int(n_prototypes), n_rows)
+    if method == "random":
+        idx = np.sort(rng.choice(n_rows, size=m, replace=False))
+        return idx, take(idx)
+    pool = np.sort(rng.choice(n_rows, size=min(n_rows, POOL_FACTOR * m), replace=False))
+    X_pool = take(pool)
+    local, _ = entropy_prototypes(X_pool, m, sigma2, random_state=rng)
+    return pool[local], X_pool[local]
+
+
+# --- the feature map -------------------------------------------------------------------
+
+
+class NystromFeatureMap:
+    r"""x -> diag(s)^{-1/2} U^T k_Z(x) from W = K(Z, Z) = U diag(s) U^T.
+
+    Eigenvalues at most ``EIGVAL_RTOL`` times the largest (and non-positive ones)
+    are dropped: ``transform`` has ``n_components`` <= m columns.
+    """
+
+    def __init__(self, kernel, Z: NDArray):
+        self.kernel = kernel
+        self.Z = np.asarray(Z, dtype=np.float64)
+        W = kernel(self.Z)
+        s, U = np.linalg.eigh((W + W.T) / 2)
+        keep = (s > EIGVAL_RTOL * s.max()) & (s > 0)
+        self.eigvals, self.eigvecs = s[keep][::-1], U[:, keep][:, ::-1]
+        self.projection = self.eigvecs / np.sqrt(self.eigvals)  # (m, r): U diag(s)^-1/2
+
+    @property
+    def n_components(self) -> int:
+        return self.projection.shape[1]
+
+    def transform(self, X: NDArray) -> NDArray[np.float64]:
+        """Phi(X), shape (n, n_components)."""
+        return self.kernel(X, self.Z) @ self.projection
+
+
+# --- accumulation ----------------------------------------------------------------------
+
+
+def pairwise_sum(items, add):
+    """Sum an iterable by a binary-counter tree: equal-size partial sums are merged.
+
+    The tree depends only on the number of items, so two callers with the same items
+    (numpy arrays, or Dask delayed objects with ``add`` delayed) get the same sums in
+    the same order. Memory: O(log n) partial sums.
+    """
+    stack = []  # (level, partial sum)
+    for item in items:
+        level, value = 0, item
+        while stack and stack[-1][0] == level:
+            value = add(stack.pop()[1], value)
+            level += 1
+        stack.append((level, value))
+    if not stack:
+        raise ValueError("pairwise_sum needs at least one item.")
+    value = stack.pop()[1]
+    while stack:
+        value = add(stack.pop()[1], value)
+    return value
+
+
+def _add_stats(a, b):
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds):
+    """Per-fold B^T B, B^T Y, Y^T Y (diagonal), row counts for B = [K(Xc, Z), 1].
+
+    Row i (global index start + i) belongs to fold (start + i) mod n_folds.
+    """
+    m, q = Z.shape[0], Yc.shape[1]
+    S = np.zeros((n_folds, m + 1, m + 1))
+    C = np.zeros((n_folds, m + 1, q))
+    yy = np.zeros((n_folds, q))
+    counts = np.zeros(n_folds)
+    with _blas().limit(limits=1):  # one thread per chunk: the same sums everywhere
+        B = np.empty((Xc.shape[0], m + 1))
+        B[:, :m] = kernel(Xc, Z)
+        B[:, m] = 1.0
+        folds = (start + np.arange(Xc.shape[0])) % n_folds
+        for f in range(n_folds):
+            rows = slice(None) if n_folds == 1 else folds == f
+            Bf, Yf = B[rows], Yc[rows]
+            S[f] = Bf.T @ Bf  # symmetric rank-k update
+            C[f] = Bf.T @ Yf
+            yy[f] = np.einsum("ij,ij->j", Yf, Yf)
+            counts[f] = Bf.shape[0]
+    return S, C, yy, counts
+
+
+def _block_stats(Xb, Yb, start, kernel, Z, n_folds, chunk_size):
+    """_chunk_stats over the chunks of one block, summed by ``pairwise_sum``."""
+    Xb, Yb = np.asarray(Xb, dtype=np.float64), _as_2d(np.asarray(Yb, dtype=np.float64))
+    bounds = range(0, Xb.shape[0], chunk_size)
+    return pairwise_sum(
+        (_chunk_stats(Xb[i:i + chunk_size], Yb[i:i + chunk_size], start + i, kernel, Z,
+                      n_folds) for i in bounds), _add_stats)
+
+
+def _as_2d(Y):
+    return Y[:, None] if Y.ndim == 1 else Y
+
+
+def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1):
+    """Fold sums of B^T B, B^T Y, Y^T Y and counts over row chunks of in-memory X.
+
+    Chunks run on ``n_jobs`` threads (numpy releases the GIL), at most 2 n_jobs
+    chunks in flight, and are added in chunk order by :func:`pairwise_sum`.
+    """
+    Y = _as_2d(np.asarray(Y, dtype=np.float64))
+    starts = list(range(0, X.shape[0], chunk_size))
+
+    def one(i):
+        return _chunk_stats(X[i:i + chunk_size], Y[i:i + chunk_size], i, kernel, Z,
+                            n_folds)
+
+    if n_jobs == 1 or len(starts) == 1:
+        return pairwise_sum(map(one, starts), _add_stats)
+
+    def stream(pool):
+        window = 2 * n_jobs
+        for w in range(0, len(starts), window):
+            yield from pool.map(one, starts[w:w + window])
+
+    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+        return pairwise_sum(stream(pool), _add_stats)
+
+
+def accumulate_dask(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096):
+    """As :func:`accumulate` for Dask arrays: one task per block, a pairwise tree."""
+    import dask
+
+    starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(int)
+    kernel_d, Z_d = dask.delayed(kernel), dask.delayed(Z)
+    block = dask.delayed(_block_stats, pure=True)
+    blocks = [
+        block(xb, yb, int(s), kernel_d, Z_d, n_folds, chunk_size)
+        for xb, yb, s in zip(X.to_delayed().ravel(), Y.to_delayed().ravel(), starts)
+    ]
+    total = pairwise_sum(blocks, dask.delayed(_add_stats, pure=True))
+    return dask.compute(total)[0]
+
+
+# --- the ridge problem -----------------------------------------------------------------
+
+
+def _feature_space(stats, fmap):
+    """Map kernel-space sums to feature space: G = P^T S P, c = P^T C, P = [[T,0],[0,1]]."""
+    S, C, yy, counts = stats
+    m, r = fmap.projection.shape
+    P = np.zeros((m + 1, r + 1))
+    P[:m, :r], P[m, r] = fmap.projection, 1.0
+    G = np.einsum("ai,fab,bj->fij", P, S, P, optimize=True)
+    return (G + G.transpose(0, 2, 1)) / 2, np.einsum("ai,faq->fiq", P, C), yy, counts
+
+
+def solve_ridge(G, c, gamma):
+    """[w; b] from (G + diag(1, ..., 1, 0)/gamma) [w; b] = c: the normal equations.
+
+    G = A^T A with A = [Phi, 1]; the bias (last coordinate) is not penalised.
+    """
+    H = G.copy()
+    idx = np.arange(H.shape[0] - 1)
+    H[idx, idx] += 1.0 / gamma
+    try:
+        return cho_solve(cho_factor(H, lower=True), c)
+    except np.linalg.LinAlgError:  # e.g. all rows identical: least-norm solution
+        return np.linalg.lstsq(H, c, rcond=None)[0]
+
+
+def cv_errors(G, c, yy, counts, gammas):
+    """k-fold cross-validated mean squared error of each gamma, from fold sums alone.
+
+    For fold f, [w; b] is fitted on the other folds' sums and its held-out squared
+    error is yy_f - 2 theta^T c_f + theta^T G_f theta, summed over outputs.
+    """
+    G_all, c_all = G.sum(axis=0), c.sum(axis=0)
+    errors = np.zeros(len(gammas))
+    for g, gamma in enumerate(gammas):
+        for f in range(G.shape[0]):
+            theta = solve_ridge(G_all - G[f], c_all - c[f], gamma)
+            sse = yy[f].sum() - 2 * np.sum(theta * c[f]) + np.sum(theta * (G[f] @ theta))
+            errors[g] += sse
+    return errors / counts.sum()
+
+
+# --- estimators -----------------------------------------------------------------------
+
+
+def _is_dask(a) -> bool:
+    return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
+
+
+class _FixedSizeBase(BaseEstimator):
+    """Parameters and the fit shared by the fixed-size classifier and regressor.
+
+    Parameters
+    ----------
+    n_prototypes : int, default=100
+        m, the number of prototype vectors (at most n_samples are used).
+    gamma : float or sequence of floats, default=1.0
+        Regularization constant of the primal problem. A sequence: candidates, the
+        one with the smallest closed-form ``cv``-fold squared error is used
+        (``gamma_``, ``cv_errors_``).
+    kernel, sigma2, degree, tau
+        As for :class:`lssvm.LSSVMClassifier` (RBF K(x, z) = exp(-||x-z||^2/sigma2)
+        [S 3.13]).
+    prototypes : {"entropy", "random"} or array of shape (m, n_features)
+        How the prototypes are chosen (module docstring).
+    random_state : int, Generator or None
+        Seed of the prototype selection.
+    chunk_size : int, default=4096
+        Rows per chunk of the accumulation (memory about 8 chunk_size m bytes).
+    cv : int, default=5
+        Folds for a sequence of ``gamma`` (row i is in fold i mod cv).
+    n_jobs : int, default=1
+        Threads over chunks for in-memory data (results do not depend on it).
+    """
+
+    def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
+                 degree=3, tau=1.0, prototypes="entropy", random_state=None,
+                 chunk_size=4096, cv=5, n_jobs=1):
+        self.n_prototypes = n_prototypes
+        self.gamma = gamma
+        self.kernel = kernel
+        self.sigma2 = sigma2
+        self.degree = degree
+        self.tau = tau
+        self.prototypes = prototypes
+        self.random_state = random_state
+        self.chunk_size = chunk_size
+        self.cv = cv
+        self.n_jobs = n_jobs
+
+    # checks -------------------------------------------------------------------------
+    def _check_int(self, name, meaning):
+        value = getattr(self, name)
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise ValueError(
+                f"{type(self).__name__}: {name} must be a positive int ({meaning}); "
+                f"got {name}={value!r}."
+            )
+        return int(value)
+
+    def _check_params(self, n_features):
+        self._check_int("n_prototypes", "number m of prototype vectors")
+        self._check_int("chunk_size", "rows per chunk")
+        self._check_int("n_jobs", "threads")
+        gammas = np.atleast_1d(np.asarray(self.gamma, dtype=object))
+        if gammas.ndim != 1 or len(gammas) == 0:
+            raise ValueError(
+                f"{type(self).__name__}: gamma must be a positive float or a sequence "
+                f"of them; got gamma={self.gamma!r}."
+            )
+        for g in gammas:
+            check_positive(g, "gamma", meaning="regularization constant", owner=self)
+        if len(gammas) > 1 and self._check_int("cv", "number of folds") < 2:
+            raise ValueError(
+                f"{type(self).__name__}: cv must be >= 2 to choose among "
+                f"{len(gammas)} values of gamma; got cv={self.cv!r}."
+            )
+        p = self.prototypes
+        if isinstance(p, str):
+            if p not in PROTOTYPE_METHODS:
+                raise ValueError(
+                    f"{type(self).__name__}: prototypes must be one of "
+                    f"{list(PROTOTYPE_METHODS)} or an array of shape (m, n_features); "
+                    f"got prototypes={p!r}."
+                )
+            if p == "entropy" and np.ndim(self.sigma2) != 0:
+                raise ValueError(
+                    f"{type(self).__name__}: prototypes='entropy' needs a scalar "
+                    f"sigma2 (the width of its Parzen window); got sigma2={self.sigma2!r}."
+                )
+        else:
+            Z = np.asarray(p, dtype=np.float64)
+            if Z.ndim != 2 or Z.shape[1] != n_features or Z.shape[0] < 1:
+                raise ValueError(
+                    f"{type(self).__name__}: prototypes must be an array of shape "
+                    f"(m, n_features={n_features}); got shape {Z.shape}."
+                )
+        kernel = make_kernel(self.kernel, sigma2=self.sigma2, degree=self.degree,
+                             tau=self.tau)
+        return kernel, np.array([float(g) for g in gammas])
+
+    # fit ------------------------------------------------------------------------------
+    def _fit(self, X, y):
+        dask_input = _is_dask(X) or _is_dask(y)
+        if dask_input:
+            X, y, n = self._dask_inputs(X, y)
+        else:
+            X, y = self._validate(X, y)
+            n = X.shape[0]
+        kernel, gammas = self._check_params(X.shape[1])
+        targets = self._targets_setup(y)  # y -> (n, q) targets, inside each chunk
+        rng = np.random.default_rng(self.random_state)
+        if isinstance(self.prototypes, str):
+            take = (lambda idx: np.asarray(X[idx].compute())) if dask_input else (
+                lambda idx: X[idx])
+            idx, Z = _draw_prototypes(X, n, self.n_prototypes, self.prototypes,
+                                      self.sigma2, rng, take)
+            self.prototype_indices_ = idx
+        else:
+            Z, self.prototype_indices_ = np.asarray(self.prototypes, float), None
+        fmap = NystromFeatureMap(kernel, Z)
+        n_folds = min(int(self.cv), n) if len(gammas) > 1 else 1
+        if dask_input:
+            Y = y.map_blocks(targets, dtype=np.float64,
+                             chunks=(y.chunks[0], (self._n_outputs,)), new_axis=1)
+            stats = accumulate_dask(X, Y, kernel, Z, n_folds=n_folds,
+                                    chunk_size=self.chunk_size)
+        else:
+            stats = accumulate(X, targets(y), kernel, Z, n_folds=n_folds,
+                               chunk_size=self.chunk_size, n_jobs=self.n_jobs)
+        G, c, yy, counts = _feature_space(stats, fmap)
+        if len(gammas) > 1:
+            self.cv_errors_ = cv_errors(G, c, yy, counts, gammas)
+            self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
+        else:
+            self.cv_errors_, self.gamma_ = None, float(gammas[0])
+        theta = solve_ridge(G.sum(axis=0), c.sum(axis=0), self.gamma_)  # (r+1, q)
+        self.kernel_, self.feature_map_ = kernel, fmap
+        self.prototypes_ = fmap.Z
+        self.n_prototypes_ = Z.shape[0]
+        self.coef_ = theta[:-1]  # w in feature space, (r, q)
+        self.intercept_ = theta[-1]
+        self.dual_coef_ = fmap.projection @ self.coef_  # beta: f = k_Z(x)^T beta + b
+        self.n_samples_fit_ = n
+        return self
+
+    def _validate(self, X, y):
+        return validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_clf)
+
+    def _dask_inputs(self, X, y):
+        import dask.array as da
+
+        if not _is_dask(X):
+            X = da.from_array(np.asarray(X, dtype=np.float64),
+                              chunks=(self.chunk_size, -1))
+        if X.ndim != 2 or any(math.isnan(c) for c in X.shape):
+            raise ValueError(
+                f"{type(self).__name__}: a Dask X must be 2-D with known chunk sizes "
+                f"(call X.compute_chunk_sizes()); got shape {X.shape}."
+            )
+        X = X.rechunk({1: -1}).astype(np.float64)
+        if not _is_dask(y):
+            y = np.asarray(y)
+            if y.ndim != 1 or len(y) != X.shape[0]:
+                raise ValueError(
+                    "X and y have inconsistent numbers of samples: "
+                    f"[{X.shape[0]}, {len(y)}]."
+                )
+            y = da.from_array(y, chunks=(X.chunks[0],))
+        elif y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(
+                "X and y have inconsistent numbers of samples: "
+                f"[{X.shape[0]}, {y.shape[0] if y.ndim else y.shape}]."
+            )
+        y = y.rechunk((X.chunks[0],))
+        self.n_features_in_ = X.shape[1]
+        if X.shape[0] < 2:
+            raise ValueError(f"{type(self).__name__} needs at least 2 samples.")
+        return X, y, X.shape[0]
+
+    # prediction ----------------------------------------------------------------------
+    def _latent_numpy(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        out = np.empty((X.shape[0], self.dual_coef_.shape[1]))
+        for i in range(0, X.shape[0], self.chunk_size):
+            rows = slice(i, i + self.chunk_size)
+            out[rows] = self.kernel_(X[rows], self.prototypes_) @ self.dual_coef_
+        return out + self.intercept_
+
+    def _check_X(self, X):
+        check_is_fitted(self, "dual_coef_")
+        if _is_dask(X):
+            if X.ndim != 2 or X.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"X has {X.shape[1] if X.ndim == 2 else X.shape} features, but "
+                    f"{type(self).__name__} was fitted with {self.n_features_in_}."
+                )
+            return X.rechunk({1: -1})
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def _map_rows(self, X, func, dtype, n_cols):
+        """func on every row block of a Dask X; (n,) or (n, n_cols) Dask array."""
+        if n_cols is None:
+            return X.map_blocks(func, dtype=dtype, drop_axis=1)
+        return X.map_blocks(func, dtype=dtype, chunks=(X.chunks[0], (n_cols,)))
+
+
+class FixedSizeLSSVMRegressor(RegressorMixin, _FixedSizeBase):
+    """Fixed-size LS-SVM function estimation (module docstring); f = w^T phi(x) + b.
+
+    Fitted attributes: ``prototypes_`` (m, d), ``prototype_indices_``,
+    ``feature_map_`` (:class:`NystromFeatureMap`), ``coef_`` (w), ``intercept_`` (b),
+    ``dual_coef_`` (beta, with f(x) = k_Z(x)^T beta + b), ``gamma_``, ``cv_errors_``.
+    """
+
+    _is_clf = False
+
+    def _targets_setup(self, y):
+        self._n_outputs = 1
+        return _regression_targets
+
+    def fit(self, X, y):
+        return self._fit(X, y)
+
+    def predict(self, X):
+        X = self._check_X(X)
+        if _is_dask(X):
+            return self._map_rows(X, self._predict_numpy, np.float64, None)
+        return self._predict_numpy(X)
+
+    def _predict_numpy(self, X):
+        return self._latent_numpy(X)[:, 0]
+
+
+def _regression_targets(y):
+    return np.asarray(y, dtype=np.float64).reshape(-1, 1)
+
+
+class _CodeTargets:
+    """Labels -> +-1 code rows (a picklable function for the Dask tasks)."""
+
+    def __init__(self, classes, code):
+        self.classes, self.code = classes, code.astype(np.float64)
+
+    def __call__(self, y):
+        return self.code[np.searchsorted(self.classes, np.asarray(y))]
+
+
+class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
+    """Fixed-size LS-SVM classifier: the +-1 codes of each bit regressed (module docstring).
+
+    ``coding``: a dense output code, "ova" (default), "moc" or "ecoc" (or a code
+    matrix without zeros); decoding by the LS-SVM's own squared loss
+    (:func:`lssvm.multiclass.decode` with ``"loss"``), i.e. the nearest codeword.
+    For two classes, ``classes_[1]`` is coded +1 and ``decision_function`` is the
+    latent output, > 0 for ``classes_[1]``.
+    """
+
+    _is_clf = True
+
+    def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
+                 degree=3, tau=1.0, prototypes="entropy", random_state=None,
+                 chunk_size=4096, cv=5, n_jobs=1, coding="ova"):
+        super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,
+                         sigma2=sigma2, degree=degree, tau=tau, prototypes=prototypes,
+                         random_state=random_state, chunk_size=chunk_size, cv=cv,
+                         n_jobs=n_jobs)
+        self.coding = coding
+
+    def _targets_setup(self, y):
+        if _is_dask(y):
+            import dask.array as da
+
+            classes = np.asarray(da.unique(y).compute())
+        else:
+            from sklearn.utils.multiclass import check_classification_targets
+
+            check_classification_targets(y)
+            classes = np.unique(y)
+        check_classes(classes.tolist(), owner=self)
+        code = codebook(len(classes), self.coding)
+        if np.any(code == 0):
+            raise ValueError(
+                f"{type(self).__name__}: coding must be a dense code (no zeros: 'ova', "
+                f"'moc', 'ecoc') so that every bit shares the rows and the one "
+                f"factorisation; got coding={self.coding!r}."
+            )
+        self.classes_, self.codebook_ = classes, code
+        self._n_outputs = code.shape[1]
+        return _CodeTargets(classes, code)
+
+    def fit(self, X, y):
+        return self._fit(X, y)
+
+    def decision_function(self, X):
+        """Latent outputs: (n,) for two classes, else class scores (n, n_classes)."""
+        X = self._check_X(X)
+        if _is_dask(X):
+            n_cols = None if len(self.classes_) == 2 else len(self.classes_)
+            return self._map_rows(X, self._decision_numpy, np.float64, n_cols)
+        return self._decision_numpy(X)
+
+    def _decision_numpy(self, X):
+        F = self._latent_numpy(X)
+        if len(self.classes_) == 2:
+            return F[:, 0] * self.codebook_[1, 0]  # > 0 for classes_[1]
+        C = self.codebook_.astype(np.float64)
+        return -((F[:, None, :] - C[None, :, :]) ** 2).sum(axis=2)
+
+    def predict(self, X):
+        X = self._check_X(X)
+        if _is_dask(X):
+            return self._map_rows(X, self._predict_numpy, self.classes_.dtype, None)
+        return self._predict_numpy(X)
+
+    def _predict_numpy(self, X):
+        scores = self._decision_numpy(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,0 +1,98 @@
+"""The fixed-size LS-SVM on Dask: a two-worker LocalCluster gives the in-process results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+da = pytest.importorskip("dask.array")
+
+from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor  # noqa: E402
+from lssvm.datasets import xor_sine  # noqa: E402
+
+CHUNK = 250
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        memory_limit="2GB",
+    ) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = xor_sine(2000, n_features=5, random_state=3)
+    X_test = xor_sine(300, n_features=5, random_state=4)[0]
+    return X, y, X_test
+
+
+def relative(a, b):
+    return np.max(np.abs(a - b)) / np.max(np.abs(b))
+
+
+@pytest.mark.parametrize("prototypes", ["entropy", "random"])
+def test_classifier_on_cluster_equals_in_process(client, data, prototypes):
+    X, y, X_test = data
+    params = dict(n_prototypes=60, gamma=[0.1, 1.0, 10.0], sigma2=4.0,
+                  prototypes=prototypes, random_state=0, chunk_size=CHUNK)
+    local = FixedSizeLSSVMClassifier(**params).fit(X, y)
+    Xd = da.from_array(X, chunks=(CHUNK, -1))
+    yd = da.from_array(y, chunks=CHUNK)
+    remote = FixedSizeLSSVMClassifier(**params).fit(Xd, yd)
+    np.testing.assert_array_equal(remote.prototype_indices_, local.prototype_indices_)
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+    assert remote.gamma_ == local.gamma_
+    np.testing.assert_allclose(remote.cv_errors_, local.cv_errors_, rtol=1e-10)
+    scores = remote.decision_function(da.from_array(X_test, chunks=(100, -1)))
+    assert isinstance(scores, da.Array)
+    assert relative(scores.compute(), local.decision_function(X_test)) < 1e-10
+    labels = remote.predict(da.from_array(X_test, chunks=(100, -1)))
+    assert isinstance(labels, da.Array)
+    np.testing.assert_array_equal(labels.compute(), local.predict(X_test))
+
+
+def test_other_chunkings_agree_to_round_off(client, data):
+    X, y, X_test = data
+    params = dict(n_prototypes=40, gamma=2.0, sigma2=4.0, random_state=0,
+                  chunk_size=CHUNK)
+    local = FixedSizeLSSVMRegressor(**params).fit(X, y.astype(float))
+    remote = FixedSizeLSSVMRegressor(**params).fit(
+        da.from_array(X, chunks=(333, 5)), y.astype(float)  # numpy y with Dask X
+    )
+    assert relative(remote.predict(X_test), local.predict(X_test)) < 1e-10
+
+
+def test_multiclass_on_cluster(client):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((900, 2))
+    y = np.array(["a", "b", "c"])[np.digitize(X[:, 0], [-0.5, 0.5])]
+    params = dict(n_prototypes=30, gamma=10.0, random_state=0, chunk_size=300)
+    local = FixedSizeLSSVMClassifier(**params).fit(X, y)
+    remote = FixedSizeLSSVMClassifier(**params).fit(
+        da.from_array(X, chunks=(300, -1)), da.from_array(y, chunks=300)
+    )
+    np.testing.assert_array_equal(remote.classes_, local.classes_)
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+    scores = remote.decision_function(da.from_array(X, chunks=(300, -1)))
+    assert scores.shape == (900, 3)
+
+
+def test_dask_input_errors(client, data):
+    X, y, _ = data
+    est = FixedSizeLSSVMClassifier(n_prototypes=10)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        est.fit(da.from_array(X, chunks=(500, -1)), da.from_array(y[:-1], chunks=500))
+    unknown = da.from_array(X, chunks=(500, -1))
+    unknown = unknown[unknown[:, 0] > -10]  # unknown chunk sizes
+    with pytest.raises(ValueError, match="known chunk sizes"):
+        est.fit(unknown, y)
+    est.fit(da.from_array(X, chunks=(500, -1)), y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(da.from_array(X[:, :3], chunks=(500, -1)))

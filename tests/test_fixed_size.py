@@ -1,0 +1,191 @@
+"""Fixed-size LS-SVM: feature map, primal ridge, closed-form CV, entropy, contract."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
+from lssvm.datasets import xor_sine
+from lssvm.fixed_size import (
+    NystromFeatureMap,
+    accumulate,
+    entropy_prototypes,
+    pairwise_sum,
+    renyi_entropy,
+    solve_ridge,
+)
+from lssvm.kernels import RBF
+from lssvm.multiclass import codebook
+
+
+@parametrize_with_checks(
+    [
+        FixedSizeLSSVMClassifier(n_prototypes=20, random_state=0),
+        FixedSizeLSSVMRegressor(n_prototypes=100, gamma=100.0, random_state=0),
+    ]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture
+def data():
+    return xor_sine(600, n_features=4, random_state=1)
+
+
+def explicit_ridge(Phi, y, gamma):
+    """[w; b] of the primal problem from the explicit N x (r+1) feature matrix."""
+    A = np.hstack([Phi, np.ones((len(Phi), 1))])
+    P = np.eye(A.shape[1])
+    P[-1, -1] = 0.0
+    return np.linalg.solve(A.T @ A + P / gamma, A.T @ y)
+
+
+def test_feature_map_reproduces_kernel_on_prototypes():
+    Z = np.random.default_rng(0).standard_normal((30, 3))
+    fmap = NystromFeatureMap(RBF(4.0), Z)
+    Phi = fmap.transform(Z)
+    np.testing.assert_allclose(Phi @ Phi.T, RBF(4.0)(Z), atol=1e-8)
+
+
+def test_fit_equals_explicit_primal_ridge(data):
+    X, y = data
+    est = FixedSizeLSSVMRegressor(n_prototypes=40, gamma=3.0, sigma2=2.0,
+                                  random_state=0, chunk_size=97).fit(X, y)
+    theta = explicit_ridge(est.feature_map_.transform(X), y.astype(float), 3.0)
+    np.testing.assert_allclose(est.coef_[:, 0], theta[:-1], rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(est.intercept_[0], theta[-1], rtol=1e-7, atol=1e-9)
+
+
+def test_all_prototypes_give_the_exact_lssvm(data):
+    """With every training point a prototype the Nystrom kernel is K: the LS-SVM."""
+    from lssvm import LSSVMRegressor
+
+    X, y = data[0][:120], data[1][:120].astype(float)
+    fs = FixedSizeLSSVMRegressor(n_prototypes=120, gamma=2.0, sigma2=3.0,
+                                 prototypes="random", random_state=0).fit(X, y)
+    exact = LSSVMRegressor(gamma=2.0, sigma2=3.0).fit(X, y)
+    X_test = xor_sine(50, n_features=4, random_state=9)[0]
+    np.testing.assert_allclose(fs.predict(X_test), exact.predict(X_test), atol=1e-6)
+
+
+def test_chunking_and_threads_do_not_change_results(data):
+    X, y = data
+    ref = FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0, chunk_size=600)
+    ref.fit(X, y)
+    for chunk, jobs in [(50, 1), (37, 2), (600, 2)]:
+        est = FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0,
+                                       chunk_size=chunk, n_jobs=jobs).fit(X, y)
+        np.testing.assert_allclose(est.decision_function(X), ref.decision_function(X),
+                                   rtol=1e-9, atol=1e-12)
+
+
+def test_closed_form_cv_equals_refits(data):
+    X, y = data
+    X, y = X[:300], y[:300].astype(float)
+    Z = X[:25]
+    kernel = RBF(2.0)
+    fmap = NystromFeatureMap(kernel, Z)
+    gammas = [0.1, 1.0, 10.0]
+    est = FixedSizeLSSVMRegressor(gamma=gammas, prototypes=Z, sigma2=2.0, cv=3).fit(X, y)
+    folds = np.arange(300) % 3
+    refit = np.zeros(3)
+    for g, gamma in enumerate(gammas):
+        for f in range(3):
+            train, test = folds != f, folds == f
+            theta = explicit_ridge(fmap.transform(X[train]), y[train], gamma)
+            pred = fmap.transform(X[test]) @ theta[:-1] + theta[-1]
+            refit[g] += np.sum((y[test] - pred) ** 2)
+    np.testing.assert_allclose(est.cv_errors_, refit / 300, rtol=1e-7)
+    assert est.gamma_ == gammas[int(np.argmin(refit))]
+
+
+def test_entropy_swaps_raise_the_entropy(data):
+    X = data[0]
+    rng_idx = np.sort(np.random.default_rng(0).choice(len(X), 20, replace=False))
+    idx, history = entropy_prototypes(X, 20, 2.0, random_state=0)
+    assert len(np.unique(idx)) == 20
+    assert np.all(np.diff(history) >= -1e-12)  # only improving swaps are kept
+    np.testing.assert_allclose(history[-1], renyi_entropy(X[idx], 2.0), rtol=1e-10)
+    assert renyi_entropy(X[idx], 2.0) > renyi_entropy(X[rng_idx], 2.0)
+
+
+def test_pairwise_sum_order():
+    calls = []
+
+    def add(a, b):
+        calls.append((a, b))
+        return a + b
+
+    assert pairwise_sum([1, 2, 3, 4, 5], add) == 15
+    assert calls[:3] == [(1, 2), (3, 4), (3, 7)]
+
+
+def test_multiclass_shares_one_factorisation():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((300, 2))
+    y = np.digitize(X[:, 0], [-0.5, 0.5])  # 3 classes
+    est = FixedSizeLSSVMClassifier(n_prototypes=30, gamma=10.0, random_state=0,
+                                   coding="ova").fit(X, y)
+    assert est.coef_.shape[1] == 3 and est.codebook_.shape == (3, 3)
+    assert est.score(X, y) > 0.9
+    # each bit equals the binary fit on its +-1 targets (same feature map)
+    Y = codebook(3, "ova")[y].astype(float)
+    Z = est.prototypes_
+    for j in range(3):
+        bit = FixedSizeLSSVMRegressor(gamma=10.0, prototypes=Z).fit(X, Y[:, j])
+        np.testing.assert_allclose(bit.coef_[:, 0], est.coef_[:, j], atol=1e-8)
+
+
+def test_solve_ridge_does_not_penalise_the_bias():
+    G = np.array([[2.0, 1.0], [1.0, 4.0]])
+    c = np.array([[1.0], [2.0]])
+    theta = solve_ridge(G, c, gamma=0.5)
+    np.testing.assert_allclose((G + np.diag([2.0, 0.0])) @ theta, c)
+
+
+def test_accumulate_counts_every_row_once(data):
+    X, y = data
+    S, C, yy, counts = accumulate(X, y, RBF(1.0), X[:5], n_folds=3, chunk_size=64)
+    assert counts.sum() == len(X) and S.shape == (3, 6, 6)
+    np.testing.assert_allclose(S[:, -1, -1], counts)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(n_prototypes=0), "n_prototypes must be a positive int"),
+        (dict(n_prototypes=2.5), "n_prototypes must be a positive int"),
+        (dict(gamma=-1.0), "gamma must be a positive float"),
+        (dict(gamma=[1.0, -2.0]), "gamma must be a positive float"),
+        (dict(gamma=[1.0, 2.0], cv=1), "cv must be >= 2"),
+        (dict(prototypes="kmeans"), "prototypes must be one of"),
+        (dict(prototypes=np.zeros((3, 7))), r"prototypes must be an array of shape"),
+        (dict(chunk_size=0), "chunk_size must be a positive int"),
+        (dict(coding="ovo"), "coding must be a dense code"),
+        (dict(sigma2=-1.0, prototypes="random"), "sigma2 must be"),
+    ],
+)
+def test_clear_errors(data, params, match):
+    X, y = xor_sine(60, n_features=4, flip=0.0, random_state=0)
+    y = np.arange(60) % 3 if params.get("coding") == "ovo" else y
+    with pytest.raises(ValueError, match=match):
+        FixedSizeLSSVMClassifier(**params).fit(X, y)
+
+
+def test_predict_checks_features(data):
+    X, y = data
+    est = FixedSizeLSSVMClassifier(n_prototypes=10, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :2])
+
+
+def test_import_lssvm_does_not_import_dask():
+    import subprocess
+    import sys
+
+    code = "import sys, lssvm; print(any(m.split('.')[0] == 'dask' for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
