@@ -30,9 +30,6 @@ each pass that wrote the file.
 from __future__ import annotations
 
 import argparse
-import datetime
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path

@@ -270,7 +270,7 @@ class Ledger:
                     "Item": r.item,
                     "Source": r.source,
                     "Ours": r.ours,
-                    "Difference": r.difference + _in_se(r.n_se),
+                    "Difference": (r.difference + _in_se(r.n_se)) or "–",
                     "Verdict": r.verdict
                     + ("" if r.rule == "stated" else f" ({r.rule})"),
                     "Cause": r.cause,
