@@ -48,6 +48,8 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _common import stamp  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES = 10.0, 1.0, 10
 M_GRID = [25, 50, 100, 200, 400, 800, 1600]
@@ -272,8 +274,9 @@ def main(argv=None):
     for part in args.parts.split(","):
         start = time.perf_counter()
         results[part] = runs[part]()
-        results.setdefault("provenance", {})[part] = provenance(
+        results.setdefault("part_provenance", {})[part] = provenance(
             argv, time.perf_counter() - start)
+        stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])  # _common: the pass
         results["settings"] = settings
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(results, indent=1) + "\n")

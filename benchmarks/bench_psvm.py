@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import print_environment, timed  # noqa: E402
+from _common import print_environment, stamp, timed  # noqa: E402
 
 from lssvm import LSSVMClassifier  # noqa: E402
 from lssvm.datasets import gaussian_classes  # noqa: E402
@@ -185,6 +185,7 @@ def main(argv=None):
         "wall_s": time.perf_counter() - start,
     }  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
     args.out.write_text(json.dumps(results, indent=1) + "\n")
     print(f"wrote {args.out} ({results['wall_s']:.0f} s)")
 

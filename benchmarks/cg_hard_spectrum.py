@@ -35,6 +35,7 @@ import sklearn
 from scipy.stats import norm
 from threadpoolctl import threadpool_limits
 
+from _common import stamp  # noqa: E402  (benchmarks/ is the script's folder)
 from lssvm import LSSVMClassifier
 from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
@@ -98,6 +99,7 @@ def main(argv=None):
         "kkt_residual_measure": "||A x - r||_2 / ||r||_2 of [S 3.24], matrix-free",
         "cases": cases,
     }
+    stamp(result, [sys.argv[0], *(argv or sys.argv[1:])])  # _common: provenance list
     args.out.write_text(json.dumps(result, indent=1))
 
 

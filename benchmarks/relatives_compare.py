@@ -49,6 +49,8 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _common import stamp  # noqa: E402
 
 from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
 from lssvm.datasets import load_binary, load_ripley, load_santafe, sinc, two_spirals  # noqa: E402
@@ -209,6 +211,7 @@ def main(argv=None):
         "wall_s": time.perf_counter() - start,
     }  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
     args.out.write_text(json.dumps(results, indent=1) + "\n")
     print(f"wrote {args.out} ({results['wall_s']:.0f} s)")
 
