@@ -11,11 +11,12 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 from __future__ import annotations
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import solvers
-from ._validation import check_positive, check_solver
+from ._validation import check_finite_output, check_n_jobs, check_positive, check_solver
 from .kernels import make_kernel
 from .operators import KernelOperator, NystromPreconditioner
 from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
@@ -53,12 +54,18 @@ class LSSVMBase(BaseEstimator):
           landmarks (:class:`lssvm.operators.NystromPreconditioner`,
           :func:`lssvm.solvers.preconditioner_rank`). Stops when the relative
           residual of each of the systems H eta = a, H nu = d is at most ``tol``.
-        - "auto": "direct" while N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000:
-          a 1.8 GB Gram matrix; assign the module constant to change it), "cg"
-          beyond. N counts the rows of each system (for output codes, the rows a
-          bit uses).
+        - "auto": "direct" when its N x N matrix takes at most half the memory
+          available (:func:`lssvm._memory.available_memory`) and N <=
+          ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000, the speed crossover; assign
+          the module constant to change it), "cg" otherwise
+          (:func:`lssvm.solvers.choose_method`). N counts the rows of each system
+          (for output codes, the rows a bit uses).
 
         The choice changes run time and memory, not results beyond ``tol``.
+        Before "direct" allocates, the 8 N^2 bytes are compared with the memory
+        available: :class:`lssvm._memory.InsufficientMemoryError` (a
+        ``MemoryError`` and a ``ValueError``) names N, both sizes and suggests
+        ``solver="cg"``.
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
         A :class:`~sklearn.exceptions.ConvergenceWarning` is issued if CG stops
@@ -68,6 +75,13 @@ class LSSVMBase(BaseEstimator):
         bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, [S 3.62]:
         the regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
         Then b_ = 0 and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
+    n_jobs : int or None, default=None
+        Threads of the matrix-free kernel products of ``solver="cg"``
+        (:class:`lssvm.operators.KernelOperator`); the result does not depend on
+        it. None means 1 unless in a ``joblib.parallel_config`` context, -1 all
+        CPUs, as in scikit-learn (:func:`joblib.effective_n_jobs`). The direct
+        solver ignores it (its BLAS threads follow threadpoolctl / the
+        ``OMP_NUM_THREADS`` environment).
     """
 
     def __init__(
@@ -81,6 +95,7 @@ class LSSVMBase(BaseEstimator):
         solver="direct",
         tol=1e-10,
         fit_intercept=True,
+        n_jobs=None,
     ):
         self.gamma = gamma
         self.kernel = kernel
@@ -90,10 +105,13 @@ class LSSVMBase(BaseEstimator):
         self.solver = solver
         self.tol = tol
         self.fit_intercept = fit_intercept
+        self.n_jobs = n_jobs
 
     def _check_solver_params(self):
-        """Check the parameters every KKT system shares: solver, tol, fit_intercept."""
+        """Check the parameters every KKT system shares: solver, tol, fit_intercept,
+        n_jobs."""
         check_solver(self.solver, owner=self)
+        check_n_jobs(self.n_jobs, owner=self)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise ValueError(
                 f"{type(self).__name__}: fit_intercept must be a bool (fit the bias "
@@ -124,6 +142,7 @@ class LSSVMBase(BaseEstimator):
         if not self.fit_intercept:
             a = None  # [S 3.62]: no border, no b
         if solvers.choose_method(self.solver, n) == "direct":
+            solvers.check_direct_memory(n, owner=self)  # before the N x N matrix
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
                 K, gamma, a, d, signs=signs, method="direct", overwrite=True
@@ -131,8 +150,10 @@ class LSSVMBase(BaseEstimator):
         preconditioner = NystromPreconditioner(
             kernel, X, shift=1.0 / gamma, rank=solvers.preconditioner_rank(n)
         )
+        n_jobs = effective_n_jobs(self.n_jobs)
         return solve_bordered_kkt(
-            KernelOperator(kernel, X), gamma, a, d, signs=signs, method="cg",
+            KernelOperator(kernel, X, n_jobs=n_jobs), gamma, a, d, signs=signs,
+            method="cg",
             tol=self.tol, preconditioner=preconditioner,
         )  # fmt: skip
 
@@ -187,4 +208,4 @@ class LSSVMBase(BaseEstimator):
         out = np.empty((X.shape[0],) + coef.shape[1:])
         for rows, Kx in self._kernel_blocks(X):
             out[rows] = Kx @ coef
-        return out + self.b_
+        return check_finite_output(out + self.b_, self.kernel_, owner=self)

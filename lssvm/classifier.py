@@ -27,7 +27,7 @@ from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
 from ._base import LSSVMBase
-from ._validation import check_classes, check_positive
+from ._validation import check_classes, check_finite_output, check_positive
 from .kernels import make_kernel
 from .solvers import NotPositiveDefiniteError
 
@@ -55,7 +55,12 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     solver : {"direct", "cg", "auto"}, default="direct"
         "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
         [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
-        "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
+        "auto": "direct" when its N x N matrix takes at most half the available
+        memory and N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (the speed crossover),
+        else "cg" (:func:`lssvm.solvers.choose_method`). Before "direct" allocates,
+        the 8 N^2 bytes are compared with the available memory: a clear
+        :class:`lssvm._memory.InsufficientMemoryError` suggests "cg" instead of
+        numpy's "Unable to allocate".
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
@@ -76,8 +81,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         One dict per bit overriding any of ``gamma``, ``kernel``, ``sigma2``,
         ``degree``, ``tau`` for that binary problem: [S 3.13] advises its own
         (gamma_i, sigma_i) per bit. ``LSSVMClassifierCV`` fills it by tuning.
-    random_state : int, default=0
-        Seed of the ECOC construction (the only random step).
+    random_state : int, RandomState instance or None, default=0
+        Seed of the ECOC construction (the only random step); None draws a
+        different code at each fit.
+    n_jobs : int or None, default=None
+        Threads of the matrix-free kernel products of ``solver="cg"``
+        (:class:`lssvm.operators.KernelOperator`); results do not depend on it.
+        None means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs.
 
     Attributes
     ----------
@@ -145,10 +155,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         targets="pm1",
         bit_params=None,
         random_state=0,
+        n_jobs=None,
     ):
         super().__init__(
             gamma=gamma, kernel=kernel, sigma2=sigma2, degree=degree, tau=tau,
-            solver=solver, tol=tol, fit_intercept=fit_intercept,
+            solver=solver, tol=tol, fit_intercept=fit_intercept, n_jobs=n_jobs,
         )  # fmt: skip
         self.coding = coding
         self.decoding = decoding
@@ -281,7 +292,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         for kernel, bits in by_kernel.values():
             for rows, Kx in self._kernel_blocks(X, kernel):
                 out[rows, bits] = Kx @ coef[:, bits]
-        return out + np.asarray(self.b_)
+        out += np.asarray(self.b_)
+        return check_finite_output(out, self.kernels_[0], owner=self)
 
     def decision_function(self, X):
         """Two classes: the latent output of [S 3.7], > 0 for ``classes_[1]``.

@@ -9,6 +9,11 @@ step (5) of the book's tuning algorithm ([S §3.4.2]) and scikit-learn's
 
 from __future__ import annotations
 
+import numbers
+import sys
+import time
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
@@ -16,7 +21,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import multiclass as mc
 from . import search as _search
-from ._validation import check_classes, check_positive
+from ._memory import check_dense_memory
+from ._validation import (
+    check_classes,
+    check_count,
+    check_numeric_targets,
+    check_positive,
+)
 from .classifier import LSSVMClassifier
 from .regressor import LSSVMRegressor
 from .tuning import make_folds
@@ -38,21 +49,38 @@ class _LSSVMCVBase(BaseEstimator):
         Ignored (not searched) for the linear and polynomial kernels.
     kernel, degree, tau : as in LSSVMClassifier.
     cv : int, "loo" or scikit-learn splitter, default=10
-        An int k gives (stratified, for the classifier) k-fold CV without shuffling.
+        An int k gives k-fold CV without shuffling (scikit-learn's ``KFold``;
+        ``StratifiedKFold`` for the classifier). Classifier: every class needs at
+        least 2 members (else a ValueError names the class), and when the smallest
+        class (within the rows of a bit, for per-bit tuning) has fewer than k
+        members, the folds are capped at that count with a ``UserWarning``, so
+        every fold holds a member of every class.
     search : {"grid", "shrinking", "random", "simplex"}, default="grid"
     scoring : str or callable, optional
         "accuracy" (classifier default), "neg_mean_squared_error" (regressor
         default), "r2", or ``scoring(y_true, latent) -> float``, greater is better.
-    n_refinements : int, default=3
+        scikit-learn scorer names and objects are not accepted: they need a fitted
+        estimator per fold, which the closed form never builds.
+    n_refinements : int >= 0, default=3
         Local refinements of the shrinking grid (the book's i_max).
-    n_iter : int, default=50
+    n_iter : int >= 1, default=50
         Samples of the random search; simplex iterations of the simplex search.
-    random_state : int, default=0
-        Seed of the random search.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the random search (and, for the classifier, of the ECOC); None
+        gives a different draw at each fit.
     strategy : {"auto", "eigen", "cholesky"}, default="auto"
         How the closed-form CV gets H^{-1} (see :mod:`lssvm.tuning`).
     verbose : int, default=0
-        If > 0, print a progress line per kernel matrix to standard error.
+        If > 0, print progress to standard error: which bit (multiclass) and stage
+        runs, a line per kernel matrix, and the total time after the refit.
+
+    Notes
+    -----
+    The closed-form CV holds about four N x N matrices (kernel matrix,
+    eigendecomposition); their bytes are compared with the available memory
+    before anything is allocated (:class:`lssvm._memory.InsufficientMemoryError`).
+    Its linear algebra runs with BLAS limited to
+    ``lssvm.search.SEARCH_BLAS_THREADS`` threads (see :mod:`lssvm.search`).
 
     Attributes
     ----------
@@ -129,6 +157,19 @@ class _LSSVMCVBase(BaseEstimator):
                 f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
                 f"got search={self.search!r}."
             )
+        check_count(
+            self.n_refinements, "n_refinements", minimum=0,
+            meaning="local refinements of the shrinking grid search", owner=self,
+        )  # fmt: skip
+        check_count(
+            self.n_iter, "n_iter", minimum=1,
+            meaning="random samples or simplex iterations", owner=self,
+        )  # fmt: skip
+        check_dense_memory(
+            X.shape[0], n_matrices=4, what="closed-form cross-validation",
+            alternative='tune on a subsample, or use GridSearchCV on LSSVMClassifier'
+            ' / LSSVMRegressor with solver="cg"', owner=self,
+        )  # fmt: skip
         gammas = self._candidates("gamma", _search.GAMMA_0)
         sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
         return gammas, sigma2s
@@ -140,9 +181,45 @@ class _LSSVMCVBase(BaseEstimator):
             del params["sigma2"]
         return params
 
+    def _folds(self, X, y, classifier):
+        """make_folds(cv), an int cv capped at the smallest class for classifiers."""
+        cv = self.cv
+        if classifier and isinstance(cv, numbers.Integral) and not isinstance(
+            cv, bool
+        ):
+            labels, counts = np.unique(y, return_counts=True)
+            smallest = int(counts.min())
+            label = labels[int(np.argmin(counts))]
+            if smallest < 2:
+                raise ValueError(
+                    f"{type(self).__name__}: stratified {cv}-fold cross-validation "
+                    f"needs at least 2 members in every class; class {label!r} has "
+                    f"{smallest}. Remove it, or pass cv as a splitter."
+                )
+            if cv > smallest:
+                warnings.warn(
+                    f"{type(self).__name__}: cv={cv}, but class {label!r} has only "
+                    f"{smallest} members; using {smallest} stratified folds.",
+                    UserWarning,
+                    stacklevel=4,
+                )
+                cv = smallest
+        return make_folds(cv, X, y, classifier=classifier)
+
+    def _say(self, message):
+        """A progress line on standard error when ``verbose``."""
+        if self.verbose:
+            print(f"[lssvm tune] {message}", file=sys.stderr, flush=True)
+
+    def _refit(self, X, y):
+        """Step (5): the best model on all the data (X as given: feature names)."""
+        self._say("refit on all the data")
+        self.best_estimator_.fit(X, y)
+        self._say(f"done in {time.perf_counter() - self._start:.1f} s")
+
     def _tune(self, X, Y, y_for_folds, classifier, scoring=None, **fixed):
         gammas, sigma2s = self._grids(X)
-        folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
+        folds = self._folds(X, y_for_folds, classifier)
         result = self._search_one(X, Y, folds, gammas, sigma2s, scoring=scoring)
         self.best_params_ = self._params_of(result)
         self.best_score_ = result.best_score
@@ -235,6 +312,8 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
     def fit(self, X, y):
         """Tune on (X, y), then refit the best LSSVMClassifier on all of it."""
+        self._start = time.perf_counter()
+        X_given = X
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
@@ -252,7 +331,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             self._tune_bits(X, y, Y, T, fixed)
         else:
             self._tune_shared(X, y, C, T, fixed)
-        self.best_estimator_.fit(X, y)
+        self._refit(X_given, y)
         return self
 
     def _tune_bits(self, X, y, Y, T, fixed):
@@ -266,8 +345,14 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         for bits in groups.values():
             rows = np.flatnonzero(Y[:, bits[0]])
             Xr, Tr = X[rows], T[np.ix_(rows, bits)]
-            folds = make_folds(self.cv, Xr, y[rows], classifier=True)
+            folds = self._folds(Xr, y[rows], classifier=True)
             n_splits.append(len(folds))
+            self._say(
+                f"bit{'s' if len(bits) > 1 else ''} "
+                f"{', '.join(str(j + 1) for j in bits)} of {Y.shape[1]} "
+                f"(classes {np.unique(y[rows]).tolist()}, {len(rows)} rows, "
+                f"{len(folds)} folds), {time.perf_counter() - self._start:.1f} s"
+            )
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
                     Xr, Tr, folds, gammas=gammas, sigma2s=sigma2s,
@@ -335,11 +420,26 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
     _estimator_class = LSSVMRegressor
     _default_scoring = "neg_mean_squared_error"
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True  # Y of shape (n, m), as LSSVMRegressor
+        return tags
+
     def fit(self, X, y):
-        """Tune on (X, y), then refit the best LSSVMRegressor on all of it."""
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
+        """Tune on (X, y), then refit the best LSSVMRegressor on all of it.
+
+        A 2-D y (several outputs) is tuned for one (gamma, sigma2) shared by the
+        outputs, the score being the mean over outputs, as ``LSSVMRegressor``
+        fits them with one factorisation.
+        """
+        self._start = time.perf_counter()
+        X_given = X
+        X, y = validate_data(
+            self, X, y, y_numeric=True, multi_output=True, dtype=np.float64
+        )
+        y = check_numeric_targets(y, owner=self)
         self._tune(X, y, y, classifier=False)
-        self.best_estimator_.fit(X, y)
+        self._refit(X_given, y)
         return self
 
     def predict(self, X):
