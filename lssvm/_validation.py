@@ -7,6 +7,7 @@ was received. Checks run once, at the public boundary.
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -20,6 +21,8 @@ __all__ = [
     "check_count",
     "check_numeric_targets",
     "check_finite_output",
+    "feature_names",
+    "check_feature_names",
 ]
 
 
@@ -149,3 +152,47 @@ def check_finite_output(values, kernel, *, owner=None):
         "the inputs as the training data were scaled, or use a bounded kernel "
         "(rbf)."
     )
+
+
+def feature_names(X):
+    """The column names of a data frame X as an object array, or None.
+
+    None unless X has a ``columns`` attribute whose entries are all strings, the
+    rule scikit-learn applies before it records ``feature_names_in_``.
+    """
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    if len(names) and all(isinstance(name, str) for name in names):
+        return names
+    return None
+
+
+def check_feature_names(expected, X, *, owner: str) -> None:
+    """scikit-learn's feature-name contract for objects that are not estimators.
+
+    ``expected``: the names recorded at fit (or None). Different or reordered
+    names raise ValueError; names on one side only give scikit-learn's UserWarning.
+    """
+    given = feature_names(X)
+    if expected is None and given is None:
+        return
+    if expected is None:
+        warnings.warn(
+            f"X has feature names, but {owner} was fitted without feature names",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif given is None:
+        warnings.warn(
+            f"X does not have valid feature names, but {owner} was fitted with "
+            "feature names",
+            UserWarning,
+            stacklevel=3,
+        )
+    elif len(given) != len(expected) or np.any(given != expected):
+        raise ValueError(
+            "The feature names should match those that were passed during fit. "
+            f"{owner} was fitted with {list(expected)}; got {list(given)}."
+        )

@@ -77,8 +77,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_classes, check_positive
+from ._memory import check_dense_memory
+from ._validation import check_classes, check_finite_output, check_positive
 from .kernels import make_kernel
+from .solvers import NotPositiveDefiniteError
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
 
@@ -358,8 +360,35 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
             support = _stratified_initial_set(y_pm, self.n_sv_max, rng)
         else:
             support = np.arange(len(y_pm))  # Step 1: s_k = 1 for all k
-        self._iterate(X, y_pm, C, support)
+        # K(X, X_S) (N x |S|), A_S and its factor (|S| x |S| each), before allocating
+        n = len(y_pm)
+        check_dense_memory(
+            n, n_matrices=len(support) * (n + 2 * len(support)) / n**2,
+            what="the RLS iteration", owner=self,
+            alternative="cap the support set with n_sv_max ([P §5.3])",
+        )  # fmt: skip
+        try:
+            self._iterate(X, y_pm, C, support)
+        except np.linalg.LinAlgError as exc:
+            raise NotPositiveDefiniteError(
+                f"{type(self).__name__}: C^{{-1}} I + K_SS [P 58] is not positive "
+                f"definite ({exc}). The kernel {self.kernel_!r} may not be positive "
+                f"semi-definite, or C={self.C!r} leaves too little (1/C) on the "
+                "diagonal: decrease C, check that the kernel is positive "
+                "semi-definite, or scale the inputs."
+            ) from None
         return self
+
+    def _columns(self, X, X_S):
+        """K(X, X_S), checked finite: an overflowing kernel is named, not passed on."""
+        K = self.kernel_(X, X_S)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(
+                f"{type(self).__name__}: the kernel {self.kernel_!r} gives NaN or "
+                "inf values on the training inputs (overflow); scale the inputs or "
+                "use a bounded kernel (rbf)."
+            )
+        return K
 
     def _iterate(self, X, y_pm, C, support):
         seen = {support.tobytes()}
@@ -378,7 +407,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 theta = y_S * (v - b * u)
             else:
                 order = support
-                K_XS = self.kernel_(X, X[support])  # <X, X_S>
+                K_XS = self._columns(X, X[support])  # <X, X_S>
                 y_S = y_pm[support]
                 theta, b = solve_on_support(K_XS[support], y_S, C)  # Step 3
             e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # [P 57], [P 14]
@@ -435,7 +464,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         """
         if state is None:
             order = support
-            K_XS = self.kernel_(X, X[order])
+            K_XS = self._columns(X, X[order])
             A = K_XS[order]
             A.flat[:: len(order) + 1] += 1.0 / C
             return order, cholesky(A, lower=True, check_finite=False), K_XS
@@ -461,7 +490,7 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         from_old = in_old[order]
         K_XS[:, from_old] = K_old[:, col[order[from_old]]]
         if (~from_old).any():
-            K_XS[:, ~from_old] = self.kernel_(X, X[order[~from_old]])
+            K_XS[:, ~from_old] = self._columns(X, X[order[~from_old]])
 
         def rows(idx):
             A = K_XS[idx]
@@ -476,7 +505,8 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
         """f(x) = <x, X_S> Y_S theta + b [P 49]; > 0 for ``classes_[1]``."""
         check_is_fitted(self, "theta_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
+        f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
+        return check_finite_output(f, self.kernel_, owner=self)
 
     def predict(self, X):
         """Class by the sign of f [P 5]: ``classes_[1]`` where f(x) > 0."""

@@ -190,6 +190,7 @@ class _LSSVMCVBase(BaseEstimator):
             labels, counts = np.unique(y, return_counts=True)
             smallest = int(counts.min())
             label = labels[int(np.argmin(counts))]
+            label = label.item() if hasattr(label, "item") else label  # to print
             if smallest < 2:
                 raise ValueError(
                     f"{type(self).__name__}: stratified {cv}-fold cross-validation "

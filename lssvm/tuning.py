@@ -49,7 +49,7 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, cho_solve, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
     "ClosedFormCV",
@@ -167,7 +167,7 @@ class ClosedFormCV:
                 if info:
                     raise NotPositiveDefiniteError(
                         f"The held-out block C_VV of fold {f} is not positive "
-                        f"definite (gamma={gamma!r})."
+                        f"definite (gamma={gamma!r}). {PD_ADVICE}"
                     )
                 out.append(self.Y[V] - R_V)  # f^(-V)(x_V) = y_V - r_V
         return [o[:, 0] for o in out] if self._vector else out
@@ -178,7 +178,7 @@ class ClosedFormCV:
         if np.any(1.0 + gamma * lam <= 0):
             raise NotPositiveDefiniteError(
                 "K + I/gamma is not positive definite: smallest eigenvalue "
-                f"{lam.min() + 1 / gamma:.1e} at gamma={gamma!r}."
+                f"{lam.min() + 1 / gamma:.1e} at gamma={gamma!r}. {PD_ADVICE}"
             )
         e = -gamma * (gamma * lam) / (1.0 + gamma * lam)
         Z = gamma * self._rhs + blas.dgemm(1.0, self.U, e[:, None] * self._Ut_rhs)

@@ -12,7 +12,14 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.utils.validation import check_is_fitted
 
-from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm import (
+    LSSVMClassifier,
+    LSSVMClassifierCV,
+    LSSVMRegressor,
+    LSSVMRegressorCV,
+    RLSSVMClassifier,
+)
+from lssvm.fisher import FisherDiscriminant
 
 ESTIMATORS = [LSSVMClassifier, LSSVMRegressor]
 PARAMS = {
@@ -24,6 +31,7 @@ PARAMS = {
     "solver",
     "tol",
     "fit_intercept",
+    "n_jobs",
 }
 FITTED = [
     "alpha_",
@@ -37,7 +45,18 @@ FITTED = [
 ]
 
 
-@parametrize_with_checks([LSSVMClassifier(), LSSVMRegressor()])
+# Every estimator with its default parameters (the tuned ones with the default cv=10,
+# which the small data sets of the checks cannot split without the cap on folds).
+@parametrize_with_checks(
+    [
+        LSSVMClassifier(),
+        LSSVMRegressor(),
+        LSSVMClassifierCV(),
+        LSSVMRegressorCV(),
+        RLSSVMClassifier(),
+        FisherDiscriminant(),
+    ]
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -65,7 +84,7 @@ def test_get_params_and_defaults(estimator_cls):
     assert set(est.get_params()) == PARAMS | set(extra)
     assert est.get_params() == dict(
         gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct",
-        tol=1e-10, fit_intercept=True, **extra,
+        tol=1e-10, fit_intercept=True, n_jobs=None, **extra,
     )  # fmt: skip
     est.set_params(gamma=3.0, kernel="poly")
     assert est.gamma == 3.0 and est.kernel == "poly"
