@@ -27,7 +27,10 @@ __all__ = [
 
 
 def _owner(owner) -> str:
-    return "" if owner is None else f"{type(owner).__name__}: "
+    """'Name: ' of an estimator, or of a function given by its name."""
+    if owner is None:
+        return ""
+    return f"{owner if isinstance(owner, str) else type(owner).__name__}: "
 
 
 def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:

@@ -559,3 +559,19 @@ def test_bad_solver_or_tol_raises(rng, estimator_cls, params, match):
     name = estimator_cls.__name__
     with pytest.raises(ValueError, match=f"{name}: {match}"):
         estimator_cls(**params).fit(X, y)
+
+
+# -- issue 25: the advice of NotPositiveDefiniteError ----------------------------------
+
+
+def test_not_positive_definite_advice_points_the_right_way():
+    """1/gamma keeps H positive definite: the hint says decrease gamma, never increase."""
+    X = np.random.default_rng(9).standard_normal((40, 2))
+    y = X[:, 0] - X[:, 1]
+    LSSVMRegressor(kernel="linear", gamma=1e14).fit(X, y)  # still positive definite
+    with pytest.raises(NotPositiveDefiniteError) as info:
+        LSSVMRegressor(kernel="linear", gamma=1e16).fit(X, y)
+    message = str(info.value)
+    assert "decrease gamma" in message and "positive semi-definite" in message
+    assert "scale the inputs" in message and "increase gamma" not in message
+    assert "gamma=1e+16" in message
