@@ -83,7 +83,7 @@ from lssvm.kernels import RBF
 from lssvm.operators import KernelOperator
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment  # noqa: E402
+from _common import print_environment, progress  # noqa: E402
 
 GAMMA = 10.0
 SIGMA2_2D = 1.0
@@ -276,7 +276,7 @@ def main(argv=None):
     if args.d20_size:
         runs.append((args.d20_size, 20))
     cases = []
-    for n, d in runs:
+    for n, d in progress(runs, "sizes"):
         cases.append(in_child(run_case, n, d, args.n_test, args.threads))
         print_case(cases[-1])
 
