@@ -10,6 +10,8 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator
@@ -17,13 +19,50 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import solvers
 from ._validation import check_finite_output, check_n_jobs, check_positive, check_solver
-from .kernels import make_kernel
+from .kernels import RBF, make_kernel
 from .operators import KernelOperator, NystromPreconditioner
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .solvers import NotPositiveDefiniteError, NumericalWarning, solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
 # near 2**22 entries (32 MB).
 _PREDICT_BLOCK_ENTRIES = 2**22
+
+
+# Rows sampled (evenly spaced) to detect an RBF width that makes K numerically the
+# identity (off-diagonal entries below _WIDTH_ZERO) or numerically constant (all
+# entries above 1 - _WIDTH_FLAT: squared distances below 1e-9 sigma2).
+_WIDTH_SAMPLE_ROWS = 200
+_WIDTH_ZERO = 1e-12
+_WIDTH_FLAT = 1e-9
+
+
+def _warn_degenerate_width(kernel, X, *, owner):
+    """NumericalWarning when sigma2 makes the RBF kernel matrix I or all ones.
+
+    sigma2 far below the squared distances between the points gives K = I: every
+    held-out output equals b. sigma2 far above them gives K = 1 1^T: the model is
+    (numerically) constant. Checked on a sample of rows, O(s^2) for s <= 200.
+    """
+    if not isinstance(kernel, RBF) or X.shape[0] < 2:
+        return
+    rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
+    K = kernel(X[rows])
+    off = K[~np.eye(len(rows), dtype=bool)]
+    if off.max() < _WIDTH_ZERO:
+        what = "the identity: sigma2 is far below the squared distances between "
+        what += "the points, so the model is b away from the training points"
+    elif off.min() > 1.0 - _WIDTH_FLAT:
+        what = "constant (all ones): sigma2 is far above the squared distances "
+        what += "between the points, so the model is numerically flat"
+    else:
+        return
+    warnings.warn(
+        f"{type(owner).__name__}: with {kernel!r} the kernel matrix is numerically "
+        f"{what}. Choose sigma2 on the scale of the squared distances (or scale "
+        "the inputs).",
+        NumericalWarning,
+        stacklevel=4,
+    )
 
 
 class LSSVMBase(BaseEstimator):
@@ -139,6 +178,7 @@ class LSSVMBase(BaseEstimator):
         as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
         """
         n = X.shape[0]
+        _warn_degenerate_width(kernel, X, owner=self)
         if not self.fit_intercept:
             a = None  # [S 3.62]: no border, no b
         if solvers.choose_method(self.solver, n) == "direct":

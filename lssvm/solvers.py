@@ -48,6 +48,7 @@ __all__ = [
     "KKTSolution",
     "CGResult",
     "NotPositiveDefiniteError",
+    "NumericalWarning",
     "solve_bordered_kkt",
     "conjugate_gradient",
     "choose_method",
@@ -88,6 +89,11 @@ PD_ADVICE = (
 
 class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
     """H = Omega + I/gamma is not positive definite (Cholesky failed)."""
+
+
+class NumericalWarning(UserWarning):
+    """A result lost accuracy to round-off (e.g. an ill-conditioned H), or was
+    repaired (e.g. a variance clipped to 0). Also ``lssvm.gp.NumericalWarning``."""
 
 
 @dataclass(frozen=True)
@@ -330,8 +336,34 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
             f"Cholesky of Omega + I/gamma failed: matrix not positive definite "
             f"(leading minor {info} of {n}). {PD_ADVICE}"
         )
+    _warn_ill_conditioned(U)
     Z, info = lapack.dpotrs(U, rhs, lower=0)
     return Z, U
+
+
+def _warn_ill_conditioned(U):
+    """NumericalWarning when H = U^T U has cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps).
+
+    The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
+    number. Beyond 1/(n eps), H is singular to working precision: the solution still
+    satisfies the KKT system to round-off and predictions are sound, but the split
+    of alpha between (nearly) identical rows is arbitrary.
+    """
+    diag = np.abs(np.diagonal(U))
+    n = len(diag)
+    if n < 2 or diag.min() <= 0:
+        return
+    cond_bound = (diag.max() / diag.min()) ** 2
+    if cond_bound * n * np.finfo(np.float64).eps > 1.0:
+        warnings.warn(
+            f"Omega + I/gamma is ill-conditioned (condition number at least "
+            f"{cond_bound:.1e} for N = {n}): the KKT system is still solved to "
+            "round-off and predictions are sound, but the support values alpha_k "
+            "of (nearly) identical rows are not determined individually. Decrease "
+            "gamma for well-determined alpha_k.",
+            NumericalWarning,
+            stacklevel=4,
+        )
 
 
 def _cg_solve(Omega, inv_gamma, rhs, **options):

@@ -240,3 +240,13 @@ def test_overflow_at_predict_raises_instead_of_nan(rng):
             clf.decision_function(X[:3] * 1e120)
         with pytest.raises(ValueError, match="Polynomial"):
             clf.predict(X[:3] * 1e120)
+
+
+@pytest.mark.parametrize("sigma2, match", [(1e-12, "the identity"), (1e12, "constant")])
+def test_degenerate_width_warns(rng, sigma2, match):
+    from lssvm.solvers import NumericalWarning
+
+    X = rng.standard_normal((40, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.warns(NumericalWarning, match=rf"LSSVMClassifier: .*numerically {match}"):
+        LSSVMClassifier(sigma2=sigma2).fit(X, y)

@@ -575,3 +575,18 @@ def test_not_positive_definite_advice_points_the_right_way():
     assert "decrease gamma" in message and "positive semi-definite" in message
     assert "scale the inputs" in message and "increase gamma" not in message
     assert "gamma=1e+16" in message
+
+
+def test_ill_conditioned_system_warns(rng):
+    """Duplicated rows at gamma = 1e15: solved to round-off, but alpha is not split
+    reliably between identical rows; a NumericalWarning says so."""
+    from lssvm.solvers import NumericalWarning
+
+    X = rng.standard_normal((40, 2))
+    X = np.vstack([X, X])
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.warns(NumericalWarning, match="ill-conditioned.*Decrease gamma"):
+        LSSVMClassifier(gamma=1e15).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LSSVMClassifier(gamma=10.0).fit(X, y)  # well conditioned: silent
