@@ -18,8 +18,14 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import solvers
-from ._validation import check_finite_output, check_n_jobs, check_positive, check_solver
-from .kernels import RBF, make_kernel
+from ._validation import (
+    check_finite_output,
+    check_kernel,
+    check_n_jobs,
+    check_positive,
+    check_solver,
+)
+from .kernels import RBF
 from .operators import KernelOperator, NystromPreconditioner
 from .solvers import NotPositiveDefiniteError, NumericalWarning, solve_bordered_kkt
 
@@ -166,9 +172,10 @@ class LSSVMBase(BaseEstimator):
             self.gamma, "gamma", meaning="regularization constant of [S 3.1]", owner=self
         )
         self._check_solver_params()
-        return make_kernel(
-            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
-        )
+        return check_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
+            owner=self,
+        )  # fmt: skip
 
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
         """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``self.solver``.

@@ -11,12 +11,14 @@ import warnings
 
 import numpy as np
 
+from .kernels import make_kernel
 from .solvers import ESTIMATOR_SOLVERS
 
 __all__ = [
     "check_positive",
     "check_solver",
     "check_classes",
+    "check_kernel",
     "check_n_jobs",
     "check_count",
     "check_numeric_targets",
@@ -199,3 +201,17 @@ def check_feature_names(expected, X, *, owner: str) -> None:
             "The feature names should match those that were passed during fit. "
             f"{owner} was fitted with {list(expected)}; got {list(given)}."
         )
+
+
+def check_kernel(kernel, *, sigma2, degree, tau, owner):
+    """:func:`lssvm.kernels.make_kernel`, its messages prefixed with the owner.
+
+    >>> check_kernel("rbf", sigma2=0.0, degree=3, tau=1.0, owner="level2")
+    Traceback (most recent call last):
+    ...
+    ValueError: level2: sigma2 must be a positive float (RBF width sigma^2 of [S 3.13]); got sigma2=0.0.
+    """
+    try:
+        return make_kernel(kernel, sigma2=sigma2, degree=degree, tau=tau)
+    except ValueError as exc:
+        raise ValueError(f"{_owner(owner)}{exc}") from None

@@ -27,8 +27,12 @@ from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
 from ._base import LSSVMBase
-from ._validation import check_classes, check_finite_output, check_positive
-from .kernels import make_kernel
+from ._validation import (
+    check_classes,
+    check_finite_output,
+    check_kernel,
+    check_positive,
+)
 from .solvers import NotPositiveDefiniteError
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES"]
@@ -200,9 +204,10 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 p["gamma"], "gamma", meaning="regularization constant of [S 3.1]",
                 owner=self,
             )  # fmt: skip
-            kernel = make_kernel(
-                p["kernel"], sigma2=p["sigma2"], degree=p["degree"], tau=p["tau"]
-            )
+            kernel = check_kernel(
+                p["kernel"], sigma2=p["sigma2"], degree=p["degree"], tau=p["tau"],
+                owner=self,
+            )  # fmt: skip
             out.append((gamma, kernel))
         return out
 

@@ -78,8 +78,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._memory import check_dense_memory
-from ._validation import check_classes, check_finite_output, check_positive
-from .kernels import make_kernel
+from ._validation import (
+    check_classes,
+    check_finite_output,
+    check_kernel,
+    check_positive,
+)
 from .solvers import NotPositiveDefiniteError
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
@@ -352,9 +356,10 @@ class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__}: Only binary classification is supported; "
                 f"got {len(self.classes_)} classes: {self.classes_.tolist()}."
             )
-        self.kernel_ = make_kernel(
-            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
-        )
+        self.kernel_ = check_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
+            owner=self,
+        )  # fmt: skip
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         if self.n_sv_max is not None and self.n_sv_max < len(y_pm):
             support = _stratified_initial_set(y_pm, self.n_sv_max, rng)

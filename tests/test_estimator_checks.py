@@ -228,3 +228,18 @@ def test_unfitted_raises_not_fitted_error(estimator_cls, data):
         est.predict(X)
     with pytest.raises(NotFittedError):
         est.score(X, y)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"sigma2": 0.0}, "sigma2 must be"),
+        ({"kernel": "sigmoid"}, "kernel must be one of"),
+        ({"kernel": "poly", "degree": 0}, "degree must be"),
+        ({"kernel": "poly", "tau": -1.0}, "tau must be"),
+    ],
+)
+def test_kernel_messages_name_the_estimator(estimator_cls, data, params, match):
+    X, y = data
+    with pytest.raises(ValueError, match=rf"^{estimator_cls.__name__}: {match}"):
+        estimator_cls(**params).fit(X, y)
