@@ -89,6 +89,8 @@ def main(argv=None):
     try:
         with threadpool_limits(limits=n_cpu, user_api="blas"):  # the default setting
             print_environment()
+            load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
+            print(f"load average before the runs (1, 5, 15 min): {load}")
             run_search(X, y, folds, True)  # warm-up (imports, page faults)
             for _ in range(args.repeats):
                 for busy, limited in conditions:
