@@ -83,7 +83,7 @@ def main(argv=None):
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(args.n) > 0, 1.0, -1.0)
     folds = make_folds(10, X, y, classifier=True)
     n_cpu = os.cpu_count() or 1
-    conditions = [(busy, limited) for busy in (False, True) for limited in (False, True)]
+    conditions = [(busy, lim) for busy in (False, True) for lim in (False, True)]
     times = {c: [] for c in conditions}
     saved = search.SEARCH_BLAS_THREADS
     try:

@@ -206,10 +206,10 @@ def check_feature_names(expected, X, *, owner: str) -> None:
 def check_kernel(kernel, *, sigma2, degree, tau, owner):
     """:func:`lssvm.kernels.make_kernel`, its messages prefixed with the owner.
 
-    >>> check_kernel("rbf", sigma2=0.0, degree=3, tau=1.0, owner="level2")
+    >>> check_kernel("poly", sigma2=1.0, degree=0, tau=1.0, owner="level2")
     Traceback (most recent call last):
     ...
-    ValueError: level2: sigma2 must be a positive float (RBF width sigma^2 of [S 3.13]); got sigma2=0.0.
+    ValueError: level2: degree must be a positive integer; got degree=0.
     """
     try:
         return make_kernel(kernel, sigma2=sigma2, degree=degree, tau=tau)

@@ -342,7 +342,7 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
 
 
 def _warn_ill_conditioned(U):
-    """NumericalWarning when H = U^T U has cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps).
+    """NumericalWarning when cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps), H = U^T U.
 
     The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
     number. Beyond 1/(n eps), H is singular to working precision: the solution still

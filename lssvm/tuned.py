@@ -362,10 +362,13 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
                     strategy=self.strategy, verbose=self.verbose,
                 )  # fmt: skip
             else:
-                found = [
-                    self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s)
-                    for i in range(len(bits))
-                ]
+                found = []
+                for i, j in enumerate(bits):
+                    if len(bits) > 1:
+                        self._say(
+                            f"bit {j + 1} of {Y.shape[1]}: search {self.search!r}"
+                        )
+                    found.append(self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s))
             for j, result in zip(bits, found):
                 results[j] = result
         bit_params = [self._params_of(r) for r in results]

@@ -203,7 +203,7 @@ def test_negative_definite_kernel_raises(classification_data, solver):
         clf.fit(X, y)
 
 
-# -- issue 25: n_jobs, NaN at predict ---------------------------------------------------
+# -- issue 25: n_jobs, NaN at predict --------------------------------------------------
 
 
 @pytest.mark.parametrize("n_jobs, threads", [(None, 1), (1, 1), (2, 2)])
@@ -248,5 +248,6 @@ def test_degenerate_width_warns(rng, sigma2, match):
 
     X = rng.standard_normal((40, 2))
     y = np.where(X[:, 0] > 0, 1, -1)
-    with pytest.warns(NumericalWarning, match=rf"LSSVMClassifier: .*numerically {match}"):
+    message = rf"LSSVMClassifier: .*numerically {match}"
+    with pytest.warns(NumericalWarning, match=message):
         LSSVMClassifier(sigma2=sigma2).fit(X, y)

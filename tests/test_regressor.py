@@ -407,7 +407,7 @@ def test_return_std_checks_features(regression_data):
         reg.predict(X[:, :2], return_std=True)
 
 
-# -- issue 25 ---------------------------------------------------------------------------
+# -- issue 25 --------------------------------------------------------------------------
 
 
 def test_string_targets_name_y(regression_data):

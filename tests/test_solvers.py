@@ -565,7 +565,7 @@ def test_bad_solver_or_tol_raises(rng, estimator_cls, params, match):
 
 
 def test_not_positive_definite_advice_points_the_right_way():
-    """1/gamma keeps H positive definite: the hint says decrease gamma, never increase."""
+    """1/gamma keeps H positive definite: the hint says decrease gamma, not increase."""
     X = np.random.default_rng(9).standard_normal((40, 2))
     y = X[:, 0] - X[:, 1]
     LSSVMRegressor(kernel="linear", gamma=1e14).fit(X, y)  # still positive definite

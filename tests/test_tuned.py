@@ -523,3 +523,14 @@ def test_regressor_cv_accepts_several_outputs(rng):
     assert reg.predict(X).shape == (50, 2)
     best = LSSVMRegressor(**reg.best_params_).fit(X, Y)
     np.testing.assert_allclose(reg.predict(X), best.predict(X), atol=ATOL_PREDICT)
+
+
+def test_verbose_names_each_bit_of_a_shared_group(rng, capsys):
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4])
+    LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3, coding="ova", search="random",
+                      n_iter=2, verbose=1).fit(X, y)  # fmt: skip
+    err = capsys.readouterr().err
+    assert "bits 1, 2, 3 of 3" in err
+    for j in (1, 2, 3):
+        assert f"bit {j} of 3: search 'random'" in err
