@@ -12,6 +12,19 @@ import sklearn
 from threadpoolctl import threadpool_info
 
 
+def progress(iterable, desc=None):
+    """``tqdm(iterable)`` when the optional tqdm is installed, else ``iterable``.
+
+    tqdm (``pip install lssvm[progress]``) is never required: without it the
+    scripts run the same and print their usual lines.
+    """
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc)
+
+
 def timed(fn):
     """(seconds, result) of ``fn()``, after an idle gap.
 

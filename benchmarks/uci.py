@@ -83,6 +83,16 @@ from lssvm.datasets import (
 from lssvm.evaluation import randomized_splits
 from lssvm.solvers import NotPositiveDefiniteError
 
+
+def _progress(iterable, desc):
+    """tqdm(iterable) when the optional tqdm is installed (lssvm[progress])."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc)
+
+
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "uci.json"
 ADU_SUBSAMPLE = 2000
@@ -601,7 +611,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     results = open_results(args.out, args.seed)
     runs = results["runs"]
-    for name in args.sets:
+    for name in _progress(args.sets, "data sets"):
         X, y = load(name)
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
         for method in _expand(args.methods, name):
