@@ -29,6 +29,19 @@ _STARTED_AT = datetime.now(timezone.utc).isoformat(timespec="seconds")
 _ROOT = Path(__file__).resolve().parents[1]
 
 
+def progress(iterable, desc=None):
+    """``tqdm(iterable)`` when the optional tqdm is installed, else ``iterable``.
+
+    tqdm (``pip install lssvm[progress]``) is never required: without it the
+    scripts run the same and print their usual lines.
+    """
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc)
+
+
 def timed(fn):
     """(seconds, result) of ``fn()``, after an idle gap.
 

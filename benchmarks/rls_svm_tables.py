@@ -52,7 +52,7 @@ from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, save_table_results  # noqa: E402
+from _common import print_environment, save_table_results, progress  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "rls_svm_tables.json"
 LOADERS = {"splice": load_splice, "adult": load_adult}
@@ -277,7 +277,7 @@ def main(argv=None):
     )  # fmt: skip
     runs = results.setdefault("runs", {})
     timing = results.setdefault("time_vs_c", {})
-    for name in args.sets:
+    for name in progress(args.sets, "data sets"):
         X, y = LOADERS[name]()
         runs[name] = {}
         for kernel in ("linear", "rbf"):

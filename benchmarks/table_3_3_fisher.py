@@ -35,6 +35,7 @@ from _common import (  # noqa: E402
     open_table_results,
     print_environment,
     save_table_results,
+    progress,
 )
 
 OUT = Path(__file__).parent / "results" / "table_3_3_fisher.json"
@@ -81,7 +82,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print_environment()
     results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
-    for name in args.sets:
+    for name in progress(args.sets, "data sets"):
         X, y = load_binary(name)
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
         for targets in args.targets:

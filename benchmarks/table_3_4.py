@@ -48,6 +48,7 @@ from _common import (  # noqa: E402
     open_table_results,
     print_environment,
     save_table_results,
+    progress,
     stamp,
 )
 
@@ -129,7 +130,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print_environment()
     results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
-    for name in args.sets:
+    for name in progress(args.sets, "data sets"):
         X, y = load_multiclass(name)
         M = len(np.unique(y))
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)

@@ -47,6 +47,7 @@ from _common import (  # noqa: E402
     open_table_results,
     print_environment,
     save_table_results,
+    progress,
 )
 
 OUT = Path(__file__).parent / "results" / "table_3_5_pruning.json"
@@ -144,7 +145,7 @@ def main(argv=None):
         tuning="once per set, first split's training part", prune_fraction=0.05,
         validation="1/4 of the training part, stratified", stop="sign test vs stage 0",
     )  # fmt: skip
-    for name in args.sets:
+    for name in progress(args.sets, "data sets"):
         if name in runs and not args.force:
             print(f"{name}: in {args.out.name}, skipped", flush=True)
             continue

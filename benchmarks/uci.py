@@ -89,7 +89,7 @@ from lssvm.evaluation import randomized_splits
 from lssvm.solvers import NotPositiveDefiniteError
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import stamp  # noqa: E402
+from _common import progress, stamp  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "uci.json"
@@ -610,7 +610,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     results = open_results(args.out, args.seed)
     runs = results["runs"]
-    for name in args.sets:
+    for name in progress(args.sets, "data sets"):
         X, y = load(name)
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
         for method in _expand(args.methods, name):

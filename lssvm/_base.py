@@ -10,8 +10,11 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -20,10 +23,16 @@ from sklearn.utils.validation import (
 )
 
 from . import solvers
-from ._validation import check_positive, check_solver
-from .kernels import fit_view, make_kernel
+from ._validation import (
+    check_finite_output,
+    check_kernel,
+    check_n_jobs,
+    check_positive,
+    check_solver,
+)
+from .kernels import RBF, fit_view
 from .operators import KernelOperator, NystromPreconditioner
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .solvers import NotPositiveDefiniteError, NumericalWarning, solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
 # near 2**22 entries (32 MB).
@@ -53,6 +62,43 @@ def check_sample_weight(sample_weight, X, *, owner):
             f"entry; got {X.shape[0]} zero weights."
         )
     return w
+
+
+# Rows sampled (evenly spaced) to detect an RBF width that makes K numerically the
+# identity (off-diagonal entries below _WIDTH_ZERO) or numerically constant (all
+# entries above 1 - _WIDTH_FLAT: squared distances below 1e-9 sigma2).
+_WIDTH_SAMPLE_ROWS = 200
+_WIDTH_ZERO = 1e-12
+_WIDTH_FLAT = 1e-9
+
+
+def _warn_degenerate_width(kernel, X, *, owner):
+    """NumericalWarning when sigma2 makes the RBF kernel matrix I or all ones.
+
+    sigma2 far below the squared distances between the points gives K = I: every
+    held-out output equals b. sigma2 far above them gives K = 1 1^T: the model is
+    (numerically) constant. Checked on a sample of rows, O(s^2) for s <= 200.
+    """
+    if not isinstance(kernel, RBF) or X.shape[0] < 2:
+        return
+    rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
+    K = kernel(X[rows])
+    off = K[~np.eye(len(rows), dtype=bool)]
+    if off.max() < _WIDTH_ZERO:
+        what = "the identity: sigma2 is far below the squared distances between "
+        what += "the points, so the model is b away from the training points"
+    elif off.min() > 1.0 - _WIDTH_FLAT:
+        what = "constant (all ones): sigma2 is far above the squared distances "
+        what += "between the points, so the model is numerically flat"
+    else:
+        return
+    warnings.warn(
+        f"{type(owner).__name__}: with {kernel!r} the kernel matrix is numerically "
+        f"{what}. Choose sigma2 on the scale of the squared distances (or scale "
+        "the inputs).",
+        NumericalWarning,
+        stacklevel=4,
+    )
 
 
 class LSSVMBase(BaseEstimator):
@@ -88,12 +134,18 @@ default="rbf"
           landmarks (:class:`lssvm.operators.NystromPreconditioner`,
           :func:`lssvm.solvers.preconditioner_rank`). Stops when the relative
           residual of each of the systems H eta = a, H nu = d is at most ``tol``.
-        - "auto": "direct" while N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000:
-          a 1.8 GB Gram matrix; assign the module constant to change it), "cg"
-          beyond. N counts the rows of each system (for output codes, the rows a
-          bit uses).
+        - "auto": "direct" when its N x N matrix takes at most half the memory
+          available (:func:`lssvm._memory.available_memory`) and N <=
+          ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000, the speed crossover; assign
+          the module constant to change it), "cg" otherwise
+          (:func:`lssvm.solvers.choose_method`). N counts the rows of each system
+          (for output codes, the rows a bit uses).
 
         The choice changes run time and memory, not results beyond ``tol``.
+        Before "direct" allocates, the 8 N^2 bytes are compared with the memory
+        available: :class:`lssvm._memory.InsufficientMemoryError` (a
+        ``MemoryError`` and a ``ValueError``) names N, both sizes and suggests
+        ``solver="cg"``.
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
         A :class:`~sklearn.exceptions.ConvergenceWarning` is issued if CG stops
@@ -103,6 +155,13 @@ default="rbf"
         bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, [S 3.62]:
         the regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
         Then b_ = 0 and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
+    n_jobs : int or None, default=None
+        Threads of the matrix-free kernel products of ``solver="cg"``
+        (:class:`lssvm.operators.KernelOperator`); the result does not depend on
+        it. None means 1 unless in a ``joblib.parallel_config`` context, -1 all
+        CPUs, as in scikit-learn (:func:`joblib.effective_n_jobs`). The direct
+        solver ignores it (its BLAS threads follow threadpoolctl / the
+        ``OMP_NUM_THREADS`` environment).
     """
 
     def __init__(
@@ -116,6 +175,7 @@ default="rbf"
         solver="direct",
         tol=1e-10,
         fit_intercept=True,
+        n_jobs=None,
     ):
         self.gamma = gamma
         self.kernel = kernel
@@ -125,6 +185,7 @@ default="rbf"
         self.solver = solver
         self.tol = tol
         self.fit_intercept = fit_intercept
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -135,8 +196,10 @@ default="rbf"
         return tags
 
     def _check_solver_params(self):
-        """Check the parameters every KKT system shares: solver, tol, fit_intercept."""
+        """Check the parameters every KKT system shares: solver, tol, fit_intercept,
+        n_jobs."""
         check_solver(self.solver, owner=self)
+        check_n_jobs(self.n_jobs, owner=self)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise ValueError(
                 f"{type(self).__name__}: fit_intercept must be a bool (fit the bias "
@@ -152,9 +215,10 @@ default="rbf"
             self.gamma, "gamma", meaning="regularization constant of [S 3.1]", owner=self
         )
         self._check_solver_params()
-        return make_kernel(
-            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
-        )
+        return check_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
+            owner=self,
+        )  # fmt: skip
 
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
         """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``self.solver``.
@@ -164,6 +228,7 @@ default="rbf"
         as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
         """
         n = X.shape[0]
+        _warn_degenerate_width(kernel, X, owner=self)
         if not self.fit_intercept:
             a = None  # [S 3.62]: no border, no b
         if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal
@@ -171,6 +236,7 @@ default="rbf"
         else:
             shift = 1.0 / gamma
         if solvers.choose_method(self.solver, n) == "direct":
+            solvers.check_direct_memory(n, owner=self)  # before the N x N matrix
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
                 K, gamma, a, d, signs=signs, method="direct", overwrite=True
@@ -178,8 +244,10 @@ default="rbf"
         preconditioner = NystromPreconditioner(
             kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
         )
+        n_jobs = effective_n_jobs(self.n_jobs)
         return solve_bordered_kkt(
-            KernelOperator(kernel, X), gamma, a, d, signs=signs, method="cg",
+            KernelOperator(kernel, X, n_jobs=n_jobs), gamma, a, d, signs=signs,
+            method="cg",
             tol=self.tol, preconditioner=preconditioner,
         )  # fmt: skip
 
@@ -248,4 +316,4 @@ default="rbf"
         out = np.empty((X.shape[0],) + coef.shape[1:])
         for rows, Kx in self._kernel_blocks(X):
             out[rows] = Kx @ coef
-        return out + self.b_
+        return check_finite_output(out + self.b_, self.kernel_, owner=self)

@@ -27,12 +27,17 @@ Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4
 
 from __future__ import annotations
 
+import sys
+import time
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from sklearn.utils.validation import check_array
+
 from . import bayes
+from ._validation import check_feature_names, feature_names
 
 __all__ = ["ARDStage", "ARDResult", "ard"]
 
@@ -89,6 +94,9 @@ class ARDResult:
     mean, scale : ndarray of shape (n_features,)
         The standardisation applied to X (0 and 1 with ``standardize=False``); the
         fitted models expect (X - mean) / scale restricted to their ``features``.
+    feature_names_in_ : ndarray of str or None
+        The column names of X when it was a data frame with string column names;
+        :meth:`transform` then checks them as scikit-learn estimators do.
     """
 
     weights_path: NDArray[np.float64]
@@ -101,10 +109,31 @@ class ARDResult:
     stages: list
     mean: NDArray[np.float64]
     scale: NDArray[np.float64]
+    feature_names_in_: NDArray[np.object_] | None = None
+
+    @property
+    def selected_feature_names(self) -> NDArray[np.object_] | None:
+        """Names of the selected inputs (None without ``feature_names_in_``)."""
+        names = self.feature_names_in_
+        return None if names is None else names[self.selected]
 
     def transform(self, X) -> NDArray[np.float64]:
-        """Standardise X as in training and keep the selected columns."""
-        Z = (np.asarray(X, dtype=np.float64) - self.mean) / self.scale
+        """Standardise X as in training and keep the selected columns.
+
+        A data frame must have the columns of training, in the same order
+        (ValueError otherwise, as scikit-learn's estimators do); names on one
+        side only give scikit-learn's UserWarning. The stage models are fitted on
+        these plain arrays, so ``stage.level2.model.predict(result.transform(X))``
+        is the way to predict.
+        """
+        check_feature_names(self.feature_names_in_, X, owner="ard")
+        X = check_array(X, dtype=np.float64)
+        if X.shape[1] != len(self.mean):
+            raise ValueError(
+                f"X has {X.shape[1]} features, but ard was fitted with "
+                f"{len(self.mean)}."
+            )
+        Z = (X - self.mean) / self.scale
         return Z[:, self.selected]
 
 
@@ -172,6 +201,7 @@ def ard(
     min_features=1,
     max_iter=100,
     max_stages=10,
+    verbose=0,
 ) -> ARDResult:
     """ARD by evidence maximisation: the algorithm of [VanGestel01] [VG §4].
 
@@ -195,6 +225,9 @@ def ard(
         Iteration cap of each optimisation (step 2 and each step 4).
     max_stages : int, default=10
         Cap on the number of weight optimisations.
+    verbose : int, default=0
+        If > 0, print a line per stage (inputs kept, evidence, iterations, elapsed
+        time) and the total time to standard error.
 
     Returns
     -------
@@ -210,11 +243,21 @@ def ard(
     >>> res.selected.tolist(), int(res.ranking[-1])
     ([0, 1], 2)
     """
-    X, t, _ = bayes._check_data(X, y, task)
+    start = time.perf_counter()
+
+    def say(message):
+        if verbose:
+            elapsed = time.perf_counter() - start
+            print(f"[lssvm ard] {message}, {elapsed:.1f} s", file=sys.stderr,
+                  flush=True)  # fmt: skip
+
+    names = feature_names(X)
+    X, t, _ = bayes._check_data(X, y, task, owner="ard")
     y = np.asarray(y)
     n = X.shape[1]
     _check_options(threshold, min_features, max_iter, max_stages, n)
     Z, mean, scale = _standardize(X, standardize)  # step 1
+    say(f"step 2: one width for the {n} inputs")
     iso = bayes.level3(Z, y, task=task, max_iter=max_iter)  # step 2, u = 1
     features = np.arange(n)
     sigma2 = np.full(n, iso.sigma2)  # step 3: u = 1 / sigma^2
@@ -225,6 +268,10 @@ def ard(
         )  # step 4
         weights = 1.0 / res.sigma2
         stages.append(ARDStage(features.copy(), weights, res.level2, res.n_iter))
+        say(
+            f"stage {stage + 1} of at most {max_stages}: {len(features)} inputs, "
+            f"log evidence {res.log_evidence:.4g}, {res.n_iter} iterations"
+        )
         block = np.full((len(res.path), n), np.nan)
         block[:, features] = 1.0 / res.path
         rows.append(block)
@@ -236,9 +283,10 @@ def ard(
         removed += features[drop].tolist()
         keep = np.setdiff1d(np.arange(len(features)), drop)
         features, sigma2 = features[keep], res.sigma2[keep]  # step 3, previous u
+    say(f"done: {len(stages)} stages, inputs kept {np.sort(features).tolist()}")
     return ARDResult(
         weights_path=np.vstack(rows), path_stage=np.array(row_stage),
         ranking=_ranking(stages, removed), selected=np.sort(stages[-1].features),
         removed=removed, sigma2=float(iso.sigma2), isotropic=iso.level2,
-        stages=stages, mean=mean, scale=scale,
+        stages=stages, mean=mean, scale=scale, feature_names_in_=names,
     )  # fmt: skip

@@ -57,7 +57,11 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import brentq, minimize
+from scipy.sparse import issparse
+from sklearn.utils.validation import check_X_y
 
+from ._memory import check_dense_memory
+from ._validation import check_numeric_targets
 from .classifier import LSSVMClassifier
 from .kernels import make_kernel
 from .probability import moderated_output
@@ -84,6 +88,9 @@ TASKS = ("classification", "regression")
 _LOG_GAMMA_SPAN = (-8.0, 22.0)  # search gamma * lambda_max in [e^-8, e^22]
 _N_GRID = 121
 _LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
+# N x N matrices held while the centred spectrum [VG 8] is computed (K, Q K, Q K Q,
+# its eigenvectors, Q and V), compared with the available memory before allocating.
+_SPECTRUM_MATRICES = 6
 
 
 class Spectrum(NamedTuple):
@@ -288,24 +295,30 @@ def _level2_at(spectrum: Spectrum, gamma: float) -> dict:
 
 
 # ------------------------------------------------------------------ validation
-def _check_data(X, y, task):
+def _check_data(X, y, task, *, owner="level2"):
+    """X (float64, finite, >= 3 rows), targets t (+-1 or real) and the classes.
+
+    Validated as the estimators validate: sparse, complex or string input and
+    NaN/inf in X or y raise messages naming the argument; before the N x N kernel
+    matrix, the memory needed is compared with the memory available.
+    """
     if task not in TASKS:
         raise ValueError(f"task must be one of {list(TASKS)}; got task={task!r}.")
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    if X.ndim != 2:
-        raise ValueError(
-            f"X must be a 2-D array (n_samples, n_features); got {X.shape}."
-        )
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"y must be 1-D with one entry per row of X; got X of shape {X.shape} "
-            f"and y of shape {y.shape}."
-        )
-    if X.shape[0] < 3 or not np.all(np.isfinite(X)):
-        raise ValueError("X needs at least 3 rows and only finite values.")
+    for name, value in (("X", X), ("y", y)):
+        _reject_input(value, name, owner)
+    try:
+        X, y = check_X_y(X, y, dtype=np.float64, ensure_min_samples=3)
+    except ValueError as exc:
+        if "could not convert" in str(exc):
+            raise ValueError(f"{owner}: X must be numeric; {exc}") from None
+        raise
+    check_dense_memory(
+        X.shape[0], n_matrices=_SPECTRUM_MATRICES, owner=owner,
+        what="the evidence framework (eigendecomposition of the centred kernel "
+        "matrix)", alternative="use a subsample of the data",
+    )  # fmt: skip
     if task == "regression":
-        return X, y.astype(np.float64), None
+        return X, check_numeric_targets(y, owner=owner), None
     classes, index = np.unique(y, return_inverse=True)
     if len(classes) != 2:
         raise ValueError(
@@ -313,6 +326,35 @@ def _check_data(X, y, task):
             f"({classes.tolist()})."
         )
     return X, np.where(index == 1, 1.0, -1.0), classes
+
+
+def _reject_input(value, name, owner):
+    """Sparse, complex and string arrays: a message that names the argument."""
+    if issparse(value):
+        raise TypeError(
+            f"{owner}: {name} must be a dense array (the evidence needs the "
+            f"eigendecomposition of the N x N kernel matrix); got a sparse "
+            f"{type(value).__name__}. Convert it with .toarray()."
+        )
+    try:
+        kind = np.asarray(value).dtype.kind
+    except (TypeError, ValueError):  # ragged input: check_X_y explains
+        return
+    if name == "X" and np.ndim(value) != 2:
+        raise ValueError(
+            f"{owner}: X must be a 2-D array (n_samples, n_features); got "
+            f"{np.shape(value)}."
+        )
+    if kind == "c":
+        raise ValueError(
+            f"{owner}: {name} must be real-valued; got complex values (the "
+            "imaginary part is not dropped silently)."
+        )
+    if name == "X" and kind in "USV":
+        raise ValueError(
+            f"{owner}: X must be numeric; got an array of dtype "
+            f"{np.asarray(value).dtype}."
+        )
 
 
 def _check_sigma2(sigma2, n_features):
@@ -384,7 +426,8 @@ def level2(
     >>> bool(np.isclose(2 * res.mu * res.E_W, res.gamma_eff - 1))
     True
     """
-    X, t, classes = _check_data(X, y, task)
+    X_given = X  # the level-1 model is fitted on X as given: its feature names
+    X, t, classes = _check_data(X, y, task, owner="level2")
     if isinstance(kernel, str) and kernel == "rbf":
         sigma2 = _check_sigma2(sigma2, X.shape[1])
     K = make_kernel(kernel, sigma2=sigma2)(X)
@@ -393,7 +436,7 @@ def level2(
     model = None
     if fit_model:
         model = level1(
-            X, y, gamma=out["gamma"], sigma2=sigma2, kernel=kernel, task=task
+            X_given, y, gamma=out["gamma"], sigma2=sigma2, kernel=kernel, task=task
         )
     n_eff = int(np.sum(spectrum.eigvals > 1e-12 * max(spectrum.eigvals[-1], 1e-300)))
     return Level2Result(
@@ -477,7 +520,7 @@ def log_evidence_gradient(
     log_evidence : float
     gradient : float or ndarray of shape (n_features,)
     """
-    X, t, _ = _check_data(X, y, task)
+    X, t, _ = _check_data(X, y, task, owner="log_evidence_gradient")
     s = _check_sigma2(sigma2, X.shape[1])
     widths = np.broadcast_to(np.asarray(s, dtype=np.float64), (X.shape[1],))
     value, grad, _ = _evidence_and_gradient(X, t, widths)
@@ -516,7 +559,8 @@ def level3(
     Level3Result
         ``path`` has one row per iteration, for plots such as [VanGestel01] [VG Fig. 1].
     """
-    X, t, _ = _check_data(X, y, task)
+    X_given = X
+    X, t, _ = _check_data(X, y, task, owner="level3")
     n = X.shape[1]
     s0 = _initial_sigma2(X, t) if sigma2 is None else _check_sigma2(sigma2, n)
     x0 = np.log(np.broadcast_to(s0, (n,)) if ard else np.atleast_1d(np.mean(s0)))
@@ -535,7 +579,7 @@ def level3(
         options=dict(maxiter=max_iter), callback=lambda x: path.append(np.exp(x)),
     )  # fmt: skip
     best = widths(opt.x) if ard else float(np.exp(opt.x[0]))
-    res2 = level2(X, y, sigma2=best, task=task)
+    res2 = level2(X_given, y, sigma2=best, task=task)
     return Level3Result(best, res2.log_evidence, res2, int(opt.nit), np.array(path))
 
 
@@ -574,6 +618,7 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     pi = float(np.mean(t > 0)) if prior is None else float(prior)
     if not 0.0 < pi < 1.0:
         raise ValueError(f"prior must be in (0, 1); got prior={prior!r}.")
+    X = result.model._check_input(X)  # fitted, features and their names checked
     reg = LSSVMRegressor(gamma=result.gamma, sigma2=result.sigma2)
     reg.fit(result.model.support_vectors_, t)
     m, std = reg.predict(X, return_std=True)

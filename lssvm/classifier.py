@@ -29,9 +29,15 @@ from sklearn.utils.validation import validate_data
 from . import multiclass as mc
 from . import probability as prob
 from ._base import ACCEPT_SPARSE, LSSVMBase, check_sample_weight
-from ._validation import check_classes, check_positive
+from ._memory import check_dense_memory
+from ._validation import (
+    check_classes,
+    check_finite_output,
+    check_kernel,
+    check_positive,
+)
 from .gp import predictive_variance
-from .kernels import Precomputed, fit_view, make_kernel
+from .kernels import Precomputed, fit_view
 from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
@@ -82,7 +88,12 @@ default="rbf"
     solver : {"direct", "cg", "auto"}, default="direct"
         "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
         [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
-        "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
+        "auto": "direct" when its N x N matrix takes at most half the available
+        memory and N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (the speed crossover),
+        else "cg" (:func:`lssvm.solvers.choose_method`). Before "direct" allocates,
+        the 8 N^2 bytes are compared with the available memory: a clear
+        :class:`lssvm._memory.InsufficientMemoryError` suggests "cg" instead of
+        numpy's "Unable to allocate".
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
@@ -103,8 +114,9 @@ default="rbf"
         One dict per bit overriding any of ``gamma``, ``kernel``, ``sigma2``,
         ``degree``, ``tau`` for that binary problem: [S 3.13] advises its own
         (gamma_i, sigma_i) per bit. ``LSSVMClassifierCV`` fills it by tuning.
-    random_state : int, default=0
-        Seed of the ECOC construction (the only random step).
+    random_state : int, RandomState instance or None, default=0
+        Seed of the ECOC construction (the only random step); None draws a
+        different code at each fit.
     probability : {False, True, "bayes"}, default=False
         Enable ``predict_proba`` / ``predict_log_proba`` (as SVC's ``probability``).
         True: Platt's sigmoid per bit, fitted to the exact closed-form
@@ -120,6 +132,10 @@ default="rbf"
         :func:`lssvm.probability.evidence_mu`); it keeps the Cholesky factor of
         K + I/gamma (8 N^2 bytes). The argmax of ``predict_proba`` can differ from
         ``predict`` near the boundary (as in SVC).
+    n_jobs : int or None, default=None
+        Threads of the matrix-free kernel products of ``solver="cg"``
+        (:class:`lssvm.operators.KernelOperator`); results do not depend on it.
+        None means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs.
 
     Attributes
     ----------
@@ -194,10 +210,11 @@ default="rbf"
         bit_params=None,
         random_state=0,
         probability=False,
+        n_jobs=None,
     ):
         super().__init__(
             gamma=gamma, kernel=kernel, sigma2=sigma2, degree=degree, tau=tau,
-            solver=solver, tol=tol, fit_intercept=fit_intercept,
+            solver=solver, tol=tol, fit_intercept=fit_intercept, n_jobs=n_jobs,
         )  # fmt: skip
         self.coding = coding
         self.decoding = decoding
@@ -239,9 +256,10 @@ default="rbf"
                 p["gamma"], "gamma", meaning="regularization constant of [S 3.1]",
                 owner=self,
             )  # fmt: skip
-            kernel = make_kernel(
-                p["kernel"], sigma2=p["sigma2"], degree=p["degree"], tau=p["tau"]
-            )
+            kernel = check_kernel(
+                p["kernel"], sigma2=p["sigma2"], degree=p["degree"], tau=p["tau"],
+                owner=self,
+            )  # fmt: skip
             out.append((gamma, kernel))
         return out
 
@@ -341,6 +359,12 @@ default="rbf"
             if method is not False:
                 factor = sol.factor
                 if factor is None:  # CG: factor H once for the probabilities
+                    check_dense_memory(  # before the N x N matrix, as "direct" does
+                        len(rows), owner=self,
+                        what=f"probability={method!r} (the Cholesky factor of "
+                        "K + I/gamma)",
+                        alternative="use probability=False with solver='cg'",
+                    )  # fmt: skip
                     factor = solve_bordered_kkt(
                         kernel.gram_lower(X[rows]), gamma_rows, None,
                         np.zeros(len(rows)), overwrite=True,
@@ -454,7 +478,8 @@ default="rbf"
         for kernel, bits in by_kernel.values():
             for rows, Kx in self._kernel_blocks(X, kernel):
                 out[rows, bits] = Kx @ coef[:, bits]
-        return out + np.asarray(self.b_)
+        out += np.asarray(self.b_)
+        return check_finite_output(out, self.kernels_[0], owner=self)
 
     def decision_function(self, X):
         """Two classes: the latent output of [S 3.7], > 0 for ``classes_[1]``.

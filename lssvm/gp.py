@@ -48,6 +48,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import solve_triangular
 
+from .solvers import NumericalWarning
+
 __all__ = ["NumericalWarning", "predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
 
 # Computed variances below 0 but above -NEGATIVE_VARIANCE_RTOL * (nu + q + bias term)
@@ -55,8 +57,7 @@ __all__ = ["NumericalWarning", "predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
 NEGATIVE_VARIANCE_RTOL = 1e-10
 
 
-class NumericalWarning(UserWarning):
-    """A result lost accuracy to round-off and was repaired (e.g. clipped to 0)."""
+# NumericalWarning: defined in lssvm.solvers (below this module), the same class.
 
 
 def predictive_variance(

@@ -53,6 +53,8 @@ from __future__ import annotations
 
 import numbers
 import warnings
+import sys
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -60,10 +62,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.stats import binom, rankdata
 from sklearn.base import ClassifierMixin, clone, is_classifier
-from sklearn.utils.validation import check_X_y
+from sklearn.utils.validation import check_array, check_X_y
 
 from . import multiclass as mc
 from ._base import LSSVMBase
+from ._memory import check_dense_memory
+from ._validation import check_feature_names, check_numeric_targets, feature_names
 from .rls_svm import update_cholesky
 from .solvers import KKTSolution, solve_bordered_kkt
 
@@ -415,6 +419,7 @@ def prune(
     retune_at=(),
     update: str = "downdate",
     per_bit: bool = False,
+    verbose: int = 0,
 ) -> PruningPath:
     """Sparse LS-SVM by gradually pruning the smallest abs(alpha_k) ([S §3.7]).
 
@@ -468,6 +473,18 @@ def prune(
         floor per bit (each bit also keeps at least one point of each of its two
         classes). ``checkpoints``, ``retune`` and ``criterion="signed"`` are not
         available in this mode.
+    verbose : int, default=0
+        If > 0, print a line per stage (support vectors, validation score and
+        p-value, elapsed time) and the total time to standard error.
+
+    Notes
+    -----
+    The stage estimators keep scikit-learn's feature-name contract: when X is a
+    data frame with string column names, every stage (and every bit of a
+    :class:`PrunedOutputCode`) has ``feature_names_in_``, so a frame with other or
+    reordered columns raises at predict. With ``update="downdate"`` the kernel
+    matrix and the factor (about three N x N matrices) are checked against the
+    available memory before they are allocated.
 
     Returns
     -------
@@ -489,7 +506,50 @@ def prune(
         )
     if update not in UPDATES:
         raise ValueError(f"update must be one of {list(UPDATES)}; got {update!r}.")
+    names = feature_names(X)
     X, y = check_X_y(X, y, dtype=np.float64, y_numeric=not is_classifier(estimator))
+    if not is_classifier(estimator):
+        y = check_numeric_targets(y, owner="prune")
+    if update == "downdate" and estimator.solver != "cg":
+        check_dense_memory(
+            len(y), n_matrices=3, owner="prune",
+            what='update="downdate" (kernel matrix and Cholesky factor)',
+            alternative='use update="refit" with solver="cg"',
+        )  # fmt: skip
+    if validation is not None:  # names checked here; the stages see arrays
+        X_val, y_val = validation
+        check_feature_names(names, X_val, owner="prune")
+        validation = (check_array(X_val, dtype=np.float64), y_val)
+    start = time.perf_counter()
+    path = _prune(
+        estimator, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
+        validation, stop, level, criterion, retune, retune_at, update, per_bit,
+        verbose,
+    )  # fmt: skip
+    if names is not None:
+        for model in path.estimators:
+            _set_feature_names(model, names)
+    if verbose:
+        print(
+            f"[lssvm prune] done: {len(path.estimators)} stages, selected stage "
+            f"{path.selected} ({path.n_support[path.selected]} support vectors), "
+            f"{time.perf_counter() - start:.1f} s",
+            file=sys.stderr, flush=True,
+        )  # fmt: skip
+    return path
+
+
+def _set_feature_names(model, names):
+    """Record the names of the frame given to prune (stages are fit on arrays)."""
+    for est in getattr(model, "estimators_", [model]):
+        est.feature_names_in_ = names
+    model.feature_names_in_ = names
+
+
+def _prune(estimator, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
+           validation, stop, level, criterion, retune, retune_at, update, per_bit,
+           verbose):  # fmt: skip
+    """The checks of prune's options on the data, then the pruning loop."""
     if min_support > len(y):
         raise ValueError(
             f"min_support={min_support} exceeds the {len(y)} training points."
@@ -515,11 +575,27 @@ def prune(
             raise ValueError('per_bit=True decodes loss-based only with targets="pm1".')
         return _run_bits(
             estimator, X, y, fraction, n_remove, min_support, n_stages, validation,
-            stop, level, update,
+            stop, level, update, verbose,
         )  # fmt: skip
     return _run(
         estimator, X, y, fraction, n_remove, min_support, n_stages, tuple(checkpoints),
-        validation, stop, level, criterion, retune, set(retune_at), update,
+        validation, stop, level, criterion, retune, set(retune_at), update, verbose,
+    )  # fmt: skip
+
+
+def _report(path, verbose, start):
+    """A progress line for the stage just appended, when ``verbose``."""
+    if not verbose:
+        return
+    stage = len(path.estimators) - 1
+    score = path.scores[-1]
+    extra = "" if np.isnan(score) else (
+        f", validation score {score:.4g}, p = {path.p_values[-1]:.3g}"
+    )
+    print(
+        f"[lssvm prune] stage {stage}: {path.n_support[-1]} support vectors{extra}, "
+        f"{time.perf_counter() - start:.1f} s",
+        file=sys.stderr, flush=True,
     )  # fmt: skip
 
 
@@ -531,7 +607,9 @@ def _new_factor_path(template, X, update):
 
 
 def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
-         validation, stop, level, criterion, retune, retune_at, update):  # fmt: skip
+         validation, stop, level, criterion, retune, retune_at, update,
+         verbose=0):  # fmt: skip
+    start = time.perf_counter()
     path = PruningPath(update=update)
     template = clone(template)
     factor_path = _new_factor_path(template, X, update)
@@ -570,6 +648,7 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
         spectrum = np.sort(alpha)[::-1]
         path._append(est, kept.copy(), spectrum, score, p_value)
+        _report(path, verbose, start)
         if _stopped(path, stop, level, stage):
             return path
         floor = _floor(len(kept), min_support, checkpoints)
@@ -653,8 +732,9 @@ def _remove_in_bit(importance, labels, k):
 
 
 def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validation,
-              stop, level, update):  # fmt: skip
+              stop, level, update, verbose=0):  # fmt: skip
     """The pruning loop with every bit pruned on its own rows (per_bit=True)."""
+    start = time.perf_counter()
     template = clone(template)
     classes, y_index = np.unique(y, return_inverse=True)
     C = mc.codebook(len(classes), template.coding, random_state=template.random_state)
@@ -697,6 +777,7 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
         spectrum = np.sort(np.concatenate(importances))[::-1]
         path._append(model, support, spectrum, score, p_value,
                      n_support=sum(len(s) for s in support))  # fmt: skip
+        _report(path, verbose, start)
         if _stopped(path, stop, level, stage):
             return path
         removed_any = False

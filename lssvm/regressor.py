@@ -20,6 +20,8 @@ from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ._base import ACCEPT_SPARSE, LSSVMBase
+from ._memory import check_dense_memory
+from ._validation import check_finite_output, check_numeric_targets
 from .gp import predictive_variance
 from .kernels import Precomputed
 from .solvers import solve_bordered_kkt
@@ -49,12 +51,21 @@ default="rbf"
     solver : {"direct", "cg", "auto"}, default="direct"
         "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
         [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
-        "auto": "direct" up to ``lssvm.solvers.AUTO_DIRECT_MAX_N`` points, else "cg".
+        "auto": "direct" when its N x N matrix takes at most half the available
+        memory and N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (the speed crossover),
+        else "cg" (:func:`lssvm.solvers.choose_method`). Before "direct" allocates,
+        the 8 N^2 bytes are compared with the available memory: a clear
+        :class:`lssvm._memory.InsufficientMemoryError` suggests "cg" instead of
+        numpy's "Unable to allocate".
     tol : float, default=1e-10
         CG tolerance on the relative residual (ignored by the direct solver).
     fit_intercept : bool, default=True
         False fits the model without bias by (Omega + I/gamma) alpha = y [S 3.62]: the
         regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
+    n_jobs : int or None, default=None
+        Threads of the matrix-free kernel products of ``solver="cg"``
+        (:class:`lssvm.operators.KernelOperator`); results do not depend on it.
+        None means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs.
 
     Attributes
     ----------
@@ -75,9 +86,11 @@ default="rbf"
 
     Notes
     -----
-    The direct solver keeps its Cholesky factor of K + I/gamma after the fit (8 N^2
-    bytes, the Gram matrix it factored in place) for ``predict(X, return_std=True)``;
-    CG keeps nothing of size N^2 and cannot give ``return_std``.
+    No solver keeps an N x N matrix after the fit. ``predict(X, return_std=True)``
+    factors K + I/gamma on its first call (8 N^2 bytes, checked against the
+    available memory first) and keeps that factor for later calls, whatever the
+    ``solver`` of the fit: after a CG fit the error bars equal the direct fit's.
+    Inputs of any float dtype are converted to float64; outputs are float64.
 
     scikit-learn's ``KernelRidge(alpha)`` is this estimator with
     ``fit_intercept=False`` at gamma = 1/alpha (same kernel, sample weights and
@@ -134,6 +147,7 @@ default="rbf"
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
             accept_sparse=ACCEPT_SPARSE,
         )  # fmt: skip
+        y = check_numeric_targets(y, owner=self)
         # [S 3.32]: a = 1_v, d = y, Omega = K [S 3.33]; [S 3.62] without the border.
         self._fit_kkt(X, a=np.ones(X.shape[0]), d=y, sample_weight=sample_weight)
         self.dual_coef_ = self.alpha_
@@ -172,6 +186,10 @@ default="rbf"
                 "does not give; use a kernel name, a Kernel or a callable."
             )
         if getattr(self, "_cholesky_", None) is None:
+            check_dense_memory(
+                self.support_vectors_.shape[0], what="predict(return_std=True)",
+                alternative="use predict(X) without return_std", owner=self,
+            )  # fmt: skip
             K = self.kernel_.gram_lower(self.support_vectors_)
             n = K.shape[0]  # factor only: no border, a zero right-hand side
             gamma = getattr(self, "_fit_gamma", self.gamma)  # gamma w_k if weighted
@@ -188,4 +206,5 @@ default="rbf"
                 Kx, self.kernel_.diag(X[rows]), H_cho,
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
-        return mean + self.b_, np.sqrt(var)
+        mean = check_finite_output(mean + self.b_, self.kernel_, owner=self)
+        return mean, np.sqrt(var)

@@ -83,9 +83,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import probability as prob
 from ._base import ACCEPT_SPARSE, check_sample_weight
-from ._validation import check_classes, check_positive
-from .kernels import Precomputed, fit_view, make_kernel
-from .solvers import solve_bordered_kkt
+from ._memory import check_dense_memory
+from ._validation import (
+    check_classes,
+    check_finite_output,
+    check_kernel,
+    check_positive,
+)
+from .kernels import Precomputed, fit_view
+from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
 
@@ -388,9 +394,10 @@ default="rbf"
                 f"{type(self).__name__}: probability must be a bool (Platt's sigmoid "
                 f"on leave-one-out outputs); got probability={self.probability!r}."
             )
-        kernel = make_kernel(
-            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
-        )
+        kernel = check_kernel(
+            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
+            owner=self,
+        )  # fmt: skip
         X, self.kernel_ = fit_view(kernel, X)  # precomputed: indices and K
         w = check_sample_weight(sample_weight, X, owner=self)
         if w is not None:  # weight 0: the point takes no part in [P 6]
@@ -408,17 +415,50 @@ default="rbf"
             support = _stratified_initial_set(y_pm, self.n_sv_max, rng)
         else:
             support = np.arange(len(y_pm))  # Step 1: s_k = 1 for all k
-        self._iterate(X, y_pm, C, support)
+        # K(X, X_S) (N x |S|), A_S and its factor (|S| x |S| each), before allocating
+        n = len(y_pm)
+        check_dense_memory(
+            n, n_matrices=len(support) * (n + 2 * len(support)) / n**2,
+            what="the RLS iteration", owner=self,
+            alternative="cap the support set with n_sv_max ([P §5.3])",
+        )  # fmt: skip
+        try:
+            self._iterate(X, y_pm, C, support)
+        except np.linalg.LinAlgError as exc:
+            raise NotPositiveDefiniteError(
+                f"{type(self).__name__}: C^{{-1}} I + K_SS [P 58] is not positive "
+                f"definite ({exc}). The kernel {kernel!r} may not be positive "
+                f"semi-definite, or C={self.C!r} leaves too little (1/C) on the "
+                "diagonal: decrease C, check that the kernel is positive "
+                "semi-definite, or scale the inputs."
+            ) from None
         if self.probability:
             self._fit_platt(X, y_pm, C, w)
         if isinstance(kernel, Precomputed):
             self.kernel_ = kernel  # predict takes K(X_test, X_train)
         return self
 
+    def _columns(self, X, X_S):
+        """K(X, X_S), checked finite: an overflowing kernel is named, not passed on."""
+        K = self.kernel_(X, X_S)
+        if not np.all(np.isfinite(K)):
+            raise ValueError(
+                f"{type(self).__name__}: the kernel {self.kernel_!r} gives NaN or "
+                "inf values on the training inputs (overflow); scale the inputs or "
+                "use a bounded kernel (rbf)."
+            )
+        return K
+
     def _fit_platt(self, X, y_pm, C, w):
         """Platt's sigmoid on leave-one-out outputs (class docstring)."""
         S = self.support_
         f = y_pm * (1.0 - self.e_)  # e_k = 1 - y_k f(x_k) [P 14]: held out off S
+        # the |S| x |S| matrix C^{-1} I + K_SS, factored in place: check it fits
+        check_dense_memory(
+            len(S), what="probability=True (the leave-one-out outputs on S)",
+            owner=self,
+            alternative="use probability=False, cap the support set with n_sv_max",
+        )  # fmt: skip
         # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k
         sol = solve_bordered_kkt(self.kernel_.gram_lower(X[S]), C[S], np.ones(len(S)),
                                  y_pm[S], overwrite=True)  # fmt: skip
@@ -455,7 +495,7 @@ default="rbf"
                 theta = y_S * (v - b * u)
             else:
                 order = support
-                K_XS = self.kernel_(X, X[support])  # <X, X_S>
+                K_XS = self._columns(X, X[support])  # <X, X_S>
                 y_S = y_pm[support]
                 theta, b = solve_on_support(K_XS[support], y_S, C[support])  # Step 3
             e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # [P 57], [P 14]
@@ -512,7 +552,7 @@ default="rbf"
         """
         if state is None:
             order = support
-            K_XS = self.kernel_(X, X[order])
+            K_XS = self._columns(X, X[order])
             A = K_XS[order]
             A.flat[:: len(order) + 1] += 1.0 / C[order]
             return order, cholesky(A, lower=True, check_finite=False), K_XS
@@ -538,7 +578,7 @@ default="rbf"
         from_old = in_old[order]
         K_XS[:, from_old] = K_old[:, col[order[from_old]]]
         if (~from_old).any():
-            K_XS[:, ~from_old] = self.kernel_(X, X[order[~from_old]])
+            K_XS[:, ~from_old] = self._columns(X, X[order[~from_old]])
 
         def rows(idx):
             A = K_XS[idx]
@@ -555,7 +595,8 @@ default="rbf"
         X = validate_data(
             self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE
         )
-        return self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
+        f = self.kernel_(X, self.support_vectors_) @ self.dual_coef_ + self.b_
+        return check_finite_output(f, self.kernel_, owner=self)
 
     def predict(self, X):
         """Class by the sign of f [P 5]: ``classes_[1]`` where f(x) > 0."""

@@ -18,6 +18,20 @@ scikit-learn's format (``params``, ``param_gamma``, ``param_sigma2``,
 ``mean_test_score``, ``std_test_score``, ``rank_test_score``, ``split<i>_test_score``)
 plus ``stage`` (0 for the initial grid, i for the i-th refinement).
 
+BLAS threads: a search runs many small products (per gamma and fold) and one
+eigendecomposition per kernel matrix. With several BLAS threads these thin products
+spend their time waking and synchronising the threads, and when another process
+keeps a core busy OpenBLAS's spinning threads collapse (closed-form CV over the
+book's grid measured 9.5 s with two threads against 1.0 s with one on a 2-core
+machine with one other busy process). Every search therefore runs with the BLAS
+libraries of numpy and scipy limited to :data:`SEARCH_BLAS_THREADS` threads (one;
+threadpoolctl, restored afterwards); set it to None to keep the process's setting.
+``benchmarks/bench_blas_threads.py`` measures both.
+
+Memory: the closed form holds about four N x N matrices (the kernel matrix and its
+eigendecomposition); their bytes are compared with the available memory before
+anything is allocated (:class:`lssvm._memory.InsufficientMemoryError`).
+
 Source: Suykens et al. (2002), ch. 3, [S §3.4.2].
 """
 
@@ -30,7 +44,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import minimize
 
-from .kernels import make_kernel
+from ._memory import check_dense_memory
+from .kernels import _blas, make_kernel
 from .tuning import ClosedFormCV, score_latent
 
 __all__ = [
@@ -43,7 +58,13 @@ __all__ = [
     "shrinking_grid_search",
     "random_search",
     "simplex_search",
+    "SEARCH_BLAS_THREADS",
 ]
+
+# BLAS threads during a search (module docstring); None: leave the setting alone.
+SEARCH_BLAS_THREADS = 1
+# N x N matrices the closed-form CV holds at its peak (K, sytrd, eigenvectors, kept U)
+_CV_MATRICES = 4
 
 # [S §3.4.2]: initial candidate sets of the shrinking grid search.
 GAMMA_0 = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 50.0, 100.0, 500.0, 1000.0)
@@ -52,7 +73,7 @@ SIGMA_0 = (0.5, 5.0, 10.0, 15.0, 25.0, 50.0, 100.0, 250.0, 500.0)  # times sqrt(
 
 def initial_sigma2_grid(n_features: int) -> tuple[float, ...]:
     """sigma2 = (sigma sqrt(n))^2 for sigma in SIGMA_0: the book's Sigma_0 as widths."""
-    return tuple(float((s * np.sqrt(n_features)) ** 2) for s in SIGMA_0)
+    return tuple(float(s * s * n_features) for s in SIGMA_0)  # exact: 15^2 2 = 450
 
 
 @dataclass
@@ -110,8 +131,12 @@ class _Evaluator:
         self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
         strategy="auto", verbose=0, per_column=False, sample_weight=None,
     ):  # fmt: skip
+        check_dense_memory(
+            X.shape[0], n_matrices=_CV_MATRICES, what="closed-form cross-validation",
+            alternative="tune on a subsample",
+        )  # fmt: skip
         self.X, self.Y, self.folds = X, Y, folds
-        self.sample_weight = sample_weight  # weighted LS-SVM, scores unweighted
+        self.sample_weight = sample_weight  # weighted LS-SVM and weighted scores
         self.kernel, self.degree, self.tau = kernel, degree, tau
         self.scoring, self.strategy, self.verbose = scoring, strategy, verbose
         # per_column: one SearchResult per column of Y (per-bit tuning), else one
@@ -121,24 +146,34 @@ class _Evaluator:
         self.result = self.results[0]
         self._start = time.perf_counter()
 
+    def _weights(self, V):
+        return None if self.sample_weight is None else self.sample_weight[V]
+
     def _scores(self, latent):
         """Fold scores, one list per result (per column of Y when per_column)."""
         if not self.per_column:
             return [
                 [
-                    score_latent(self.scoring, self.Y[V], f)
+                    score_latent(self.scoring, self.Y[V], f, self._weights(V))
                     for V, f in zip(self.folds, latent)
                 ]
             ]
         return [
             [
-                score_latent(self.scoring, self.Y[V, c], f[:, c])
+                score_latent(self.scoring, self.Y[V, c], f[:, c], self._weights(V))
                 for V, f in zip(self.folds, latent)
             ]
             for c in range(self.Y.shape[1])
         ]
 
     def grid(self, gammas, sigma2s, stage=0):
+        """Evaluate ``gammas x sigma2s`` with BLAS at SEARCH_BLAS_THREADS threads."""
+        if SEARCH_BLAS_THREADS is None:
+            return self._grid(gammas, sigma2s, stage)
+        with _blas().limit(limits=SEARCH_BLAS_THREADS):
+            return self._grid(gammas, sigma2s, stage)
+
+    def _grid(self, gammas, sigma2s, stage):
         sigma2s = [float(s) for s in sigma2s] if self.kernel == "rbf" else [None]
         gammas = [float(g) for g in gammas]
         stage_records = {}
@@ -200,7 +235,8 @@ def grid_search(
     ``scoring`` ("accuracy", see :func:`lssvm.tuning.score_latent`), ``strategy``
     ("auto", see :class:`lssvm.tuning.ClosedFormCV`), ``verbose`` (0; if > 0, a
     progress line per kernel matrix on standard error) and ``sample_weight`` (None;
-    positive weights of the weighted LS-SVM, with unweighted scores).
+    positive weights of the weighted LS-SVM; they also weight the held-out points of
+    the named scores, see :func:`lssvm.tuning.score_latent`).
     """
     ev = _Evaluator(X, Y, folds, **options)
     return ev.grid(gammas, sigma2s)

@@ -18,9 +18,14 @@ scale algorithm, which never stores the matrix), optionally preconditioned
 (:class:`lssvm.operators.NystromPreconditioner`).
 
 Solvers know matrices, not models: they never import an estimator. The estimators'
-``solver="auto"`` rule is here too (:func:`choose_method`), with its module constants
+``solver="auto"`` rule is here too (:func:`choose_method`: by the memory available
+and the speed crossover ``AUTO_DIRECT_MAX_N``), with the module constants
 ``AUTO_DIRECT_MAX_N`` and ``NYSTROM_MAX_RANK``, which may be overridden by
-assignment (``lssvm.solvers.AUTO_DIRECT_MAX_N = 5000``).
+assignment (``lssvm.solvers.AUTO_DIRECT_MAX_N = 5000``). Before the direct solver
+allocates its N x N matrix, :func:`check_direct_memory` compares the 8 N^2 bytes with
+the memory available and raises
+:class:`~lssvm._memory.InsufficientMemoryError` (a ``MemoryError`` and a
+``ValueError``) that suggests ``solver="cg"``.
 
 Sources: Suykens et al. (2002), ch. 3, [S 3.24-3.27].
 """
@@ -36,14 +41,20 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, lapack
 from sklearn.exceptions import ConvergenceWarning
 
+from . import _memory
+from ._memory import InsufficientMemoryError
+
 __all__ = [
     "KKTSolution",
     "CGResult",
     "NotPositiveDefiniteError",
+    "NumericalWarning",
     "solve_bordered_kkt",
     "conjugate_gradient",
     "choose_method",
+    "check_direct_memory",
     "preconditioner_rank",
+    "InsufficientMemoryError",
     "SOLVER_METHODS",
     "ESTIMATOR_SOLVERS",
     "STOPPING_RULES",
@@ -55,15 +66,34 @@ SOLVER_METHODS = ("direct", "cg")  # methods of solve_bordered_kkt
 ESTIMATOR_SOLVERS = ("direct", "cg", "auto")  # the estimators' ``solver`` parameter
 STOPPING_RULES = ("residual", "energy")
 
-# solver="auto": the direct solver up to this many training points (the N x N Gram
-# matrix takes 8 N^2 bytes: 1.8 GB at N = 15000), matrix-free CG beyond.
+# solver="auto": the speed crossover. Beyond this many training points matrix-free CG
+# is chosen even when the N x N matrix would fit in memory. The direct solver's time
+# grows as N^3 (8000 points: 1.6-3.0 s; 20000: 23 s on 2 cores), CG's as N^2 per
+# iteration (20000 points, 8 iterations: 1.8 s, benchmarks/bench_large_scale.py); at
+# N = 15000 the direct solve costs about as much as 100 CG iterations, the count of
+# hard problems (narrow kernels, large gamma). Below it, "auto" is "direct" when the
+# matrix takes at most _memory.AUTO_MEMORY_FRACTION of the available memory.
 AUTO_DIRECT_MAX_N = 15000
 # Landmarks of the Nystrom preconditioner used by the estimators' matrix-free CG.
 NYSTROM_MAX_RANK = 500
 
 
+# What helps when H = Omega + I/gamma is not positive definite: 1/gamma is what
+# keeps H positive definite, so a smaller gamma helps and a larger one never does.
+PD_ADVICE = (
+    "The kernel may not be positive semi-definite, or gamma leaves too little "
+    "(1/gamma) on the diagonal: decrease gamma, check that the kernel is positive "
+    "semi-definite, or scale the inputs."
+)
+
+
 class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
     """H = Omega + I/gamma is not positive definite (Cholesky failed)."""
+
+
+class NumericalWarning(UserWarning):
+    """A result lost accuracy to round-off (e.g. an ill-conditioned H), or was
+    repaired (e.g. a variance clipped to 0). Also ``lssvm.gp.NumericalWarning``."""
 
 
 @dataclass(frozen=True)
@@ -119,15 +149,35 @@ class CGResult:
 def choose_method(solver: str, n_samples: int) -> str:
     """The method of :func:`solve_bordered_kkt` for an estimator's ``solver``.
 
-    "auto" is "direct" for at most ``AUTO_DIRECT_MAX_N`` points (read at each call,
-    so assigning the module constant changes it), "cg" beyond.
+    "auto" is "direct" when both hold, "cg" otherwise:
+
+    - memory: the N x N matrix of the direct solver (8 N^2 bytes) takes at most
+      ``lssvm._memory.AUTO_MEMORY_FRACTION`` (one half) of the available memory
+      (:func:`lssvm._memory.available_memory`);
+    - speed: N <= ``AUTO_DIRECT_MAX_N``, the crossover beyond which CG is faster
+      (read at each call, so assigning the module constant changes it).
 
     >>> choose_method("auto", 100), choose_method("auto", 10**6)
     ('direct', 'cg')
     """
     if solver == "auto":
-        return "direct" if n_samples <= AUTO_DIRECT_MAX_N else "cg"
+        if n_samples > AUTO_DIRECT_MAX_N:
+            return "cg"
+        fits = _memory.fits_in_memory(
+            n_samples, fraction=_memory.AUTO_MEMORY_FRACTION
+        )
+        return "direct" if fits else "cg"
     return solver
+
+
+def check_direct_memory(n_samples: int, *, owner=None) -> None:
+    """Raise InsufficientMemoryError if the direct solver's N x N matrix won't fit.
+
+    The direct solver holds one N x N float64 matrix (8 N^2 bytes: the Gram matrix,
+    factored in place). The message names N, the bytes needed and available, and
+    suggests ``solver="cg"``.
+    """
+    _memory.check_dense_memory(n_samples, n_matrices=1, owner=owner)
 
 
 def preconditioner_rank(n_samples: int) -> int:
@@ -266,7 +316,7 @@ def solve_bordered_kkt(
     if not np.all(np.isfinite(alpha)):
         raise NotPositiveDefiniteError(
             "The KKT solution contains NaN or inf: Omega + I/gamma is singular or "
-            "Omega is not finite."
+            f"Omega is not finite (e.g. a kernel that overflows). {PD_ADVICE}"
         )
     if d.ndim == 1:
         alpha, b = alpha[:, 0], float(b[0])
@@ -284,11 +334,36 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
     if info > 0:
         raise NotPositiveDefiniteError(
             f"Cholesky of Omega + I/gamma failed: matrix not positive definite "
-            f"(leading minor {info} of {n}). Check the kernel parameters or increase "
-            f"gamma."
+            f"(leading minor {info} of {n}). {PD_ADVICE}"
         )
+    _warn_ill_conditioned(U)
     Z, info = lapack.dpotrs(U, rhs, lower=0)
     return Z, U
+
+
+def _warn_ill_conditioned(U):
+    """NumericalWarning when cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps), H = U^T U.
+
+    The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
+    number. Beyond 1/(n eps), H is singular to working precision: the solution still
+    satisfies the KKT system to round-off and predictions are sound, but the split
+    of alpha between (nearly) identical rows is arbitrary.
+    """
+    diag = np.abs(np.diagonal(U))
+    n = len(diag)
+    if n < 2 or diag.min() <= 0:
+        return
+    cond_bound = (diag.max() / diag.min()) ** 2
+    if cond_bound * n * np.finfo(np.float64).eps > 1.0:
+        warnings.warn(
+            f"Omega + I/gamma is ill-conditioned (condition number at least "
+            f"{cond_bound:.1e} for N = {n}): the KKT system is still solved to "
+            "round-off and predictions are sound, but the support values alpha_k "
+            "of (nearly) identical rows are not determined individually. Decrease "
+            "gamma for well-determined alpha_k.",
+            NumericalWarning,
+            stacklevel=4,
+        )
 
 
 def _cg_solve(Omega, inv_gamma, rhs, **options):
@@ -391,7 +466,7 @@ def conjugate_gradient(
         if np.any(active & ~(pAp > 0)):  # also catches NaN
             raise NotPositiveDefiniteError(
                 f"CG met a direction with p^T A p = {pAp[active].min():.1e} <= 0 at "
-                f"iteration {it}: matrix not positive definite."
+                f"iteration {it}: matrix not positive definite. {PD_ADVICE}"
             )
         step = np.where(active, rz / np.where(pAp > 0, pAp, 1.0), 0.0)  # lambda_i
         decrease = step * rz / 2  # V(x_{i-1}) - V(x_i) = (r^T z)^2 / (2 p^T A p)

@@ -9,6 +9,11 @@ step (5) of the book's tuning algorithm ([S §3.4.2]) and scikit-learn's
 
 from __future__ import annotations
 
+import numbers
+import sys
+import time
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.metaestimators import available_if
@@ -18,7 +23,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import multiclass as mc
 from . import search as _search
 from ._base import ACCEPT_SPARSE, check_sample_weight
-from ._validation import check_classes, check_positive
+from ._memory import check_dense_memory
+from ._validation import (
+    check_classes,
+    check_count,
+    check_numeric_targets,
+    check_positive,
+)
 from .classifier import LSSVMClassifier, _has_probability, check_probability
 from .kernels import Precomputed, fit_view
 from .regressor import LSSVMRegressor
@@ -41,21 +52,38 @@ class _LSSVMCVBase(BaseEstimator):
         Ignored (not searched) for the linear and polynomial kernels.
     kernel, degree, tau : as in LSSVMClassifier.
     cv : int, "loo" or scikit-learn splitter, default=10
-        An int k gives (stratified, for the classifier) k-fold CV without shuffling.
+        An int k gives k-fold CV without shuffling (scikit-learn's ``KFold``;
+        ``StratifiedKFold`` for the classifier). Classifier: every class needs at
+        least 2 members (else a ValueError names the class), and when the smallest
+        class (within the rows of a bit, for per-bit tuning) has fewer than k
+        members, the folds are capped at that count with a ``UserWarning``, so
+        every fold holds a member of every class.
     search : {"grid", "shrinking", "random", "simplex"}, default="grid"
     scoring : str or callable, optional
         "accuracy" (classifier default), "neg_mean_squared_error" (regressor
         default), "r2", or ``scoring(y_true, latent) -> float``, greater is better.
-    n_refinements : int, default=3
+        scikit-learn scorer names and objects are not accepted: they need a fitted
+        estimator per fold, which the closed form never builds.
+    n_refinements : int >= 0, default=3
         Local refinements of the shrinking grid (the book's i_max).
-    n_iter : int, default=50
+    n_iter : int >= 1, default=50
         Samples of the random search; simplex iterations of the simplex search.
-    random_state : int, default=0
-        Seed of the random search.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the random search (and, for the classifier, of the ECOC); None
+        gives a different draw at each fit.
     strategy : {"auto", "eigen", "cholesky"}, default="auto"
         How the closed-form CV gets H^{-1} (see :mod:`lssvm.tuning`).
     verbose : int, default=0
-        If > 0, print a progress line per kernel matrix to standard error.
+        If > 0, print progress to standard error: which bit (multiclass) and stage
+        runs, a line per kernel matrix, and the total time after the refit.
+
+    Notes
+    -----
+    The closed-form CV holds about four N x N matrices (kernel matrix,
+    eigendecomposition); their bytes are compared with the available memory
+    before anything is allocated (:class:`lssvm._memory.InsufficientMemoryError`).
+    Its linear algebra runs with BLAS limited to
+    ``lssvm.search.SEARCH_BLAS_THREADS`` threads (see :mod:`lssvm.search`).
 
     ``kernel="precomputed"`` takes the Gram matrix at fit (sigma2 is then not
     searched) and K(X_test, X_train) at predict; sparse CSR/CSC X is accepted for
@@ -63,7 +91,11 @@ class _LSSVMCVBase(BaseEstimator):
     refits the weighted LS-SVM (gamma w_k for sample k): the closed-form CV then
     uses the "cholesky" strategy (the eigendecomposition shortcut needs the same
     1/gamma on the whole diagonal), rows of weight 0 take no part in it, and the
-    fold scores are unweighted (as ``GridSearchCV`` without metadata routing).
+    fold scores weight the held-out points (accuracy, MSE, r2; a callable scoring
+    gets no weights), so integer weights tune as repeated rows would. An explicit
+    ``cv`` (a splitter or a list of (train, test) on the rows as given) is split
+    once on all the rows and restricted to the rows each search uses (positive
+    weight; the two classes of a one-versus-one bit).
 
     Attributes
     ----------
@@ -91,9 +123,12 @@ class _LSSVMCVBase(BaseEstimator):
         if self._precomputed():
             X = fit_view(Precomputed(), X)[1].K  # checks that the Gram matrix is square
         w = check_sample_weight(sample_weight, X, owner=self)
+        self._kept_of = np.arange(X.shape[0])  # rows of the data as given
         if w is None:
+            self._kept = self._kept_of
             return X, y, None
         keep = np.flatnonzero(w > 0)
+        self._kept = keep
         return self._rows(X, keep), y[keep], w[keep]
 
     _estimator_class = None
@@ -166,6 +201,19 @@ class _LSSVMCVBase(BaseEstimator):
                 f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
                 f"got search={self.search!r}."
             )
+        check_count(
+            self.n_refinements, "n_refinements", minimum=0,
+            meaning="local refinements of the shrinking grid search", owner=self,
+        )  # fmt: skip
+        check_count(
+            self.n_iter, "n_iter", minimum=1,
+            meaning="random samples or simplex iterations", owner=self,
+        )  # fmt: skip
+        check_dense_memory(
+            X.shape[0], n_matrices=4, what="closed-form cross-validation",
+            alternative='tune on a subsample, or use GridSearchCV on LSSVMClassifier'
+            ' / LSSVMRegressor with solver="cg"', owner=self,
+        )  # fmt: skip
         gammas = self._candidates("gamma", _search.GAMMA_0)
         sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
         return gammas, sigma2s
@@ -177,9 +225,76 @@ class _LSSVMCVBase(BaseEstimator):
             del params["sigma2"]
         return params
 
+    def _split_once(self, X, y, classifier):
+        """Explicit splits (a splitter or a list of (train, test)) on the data as given.
+
+        Their indices refer to all the rows of X; the search uses subsets (rows of
+        positive weight, the rows of a bit), so the held-out sets are taken here
+        once and restricted to each subset by :meth:`_folds`.
+        """
+        cv = self.cv
+        explicit = not (
+            cv is None
+            or (isinstance(cv, numbers.Integral) and not isinstance(cv, bool))
+            or (isinstance(cv, str) and cv == "loo")
+        )
+        self._held_out = make_folds(cv, X, y, classifier=classifier) if explicit else None
+
+    def _folds(self, X, y, classifier, rows=None):
+        """make_folds(cv), an int cv capped at the smallest class for classifiers.
+
+        Explicit splits: the held-out sets of :meth:`_split_once` restricted to the
+        rows used (``rows`` of the rows of positive weight), empty ones dropped.
+        """
+        held_out = getattr(self, "_held_out", None)
+        if held_out is not None:
+            used = self._kept if rows is None else self._kept[rows]
+            position = np.full(len(self._kept_of), -1)
+            position[used] = np.arange(len(used))
+            folds = [position[V] for V in held_out]
+            return [V[V >= 0] for V in folds if np.any(V >= 0)]
+        cv = self.cv
+        if classifier and isinstance(cv, numbers.Integral) and not isinstance(
+            cv, bool
+        ):
+            labels, counts = np.unique(y, return_counts=True)
+            smallest = int(counts.min())
+            label = labels[int(np.argmin(counts))]
+            label = label.item() if hasattr(label, "item") else label  # to print
+            if smallest < 2:
+                raise ValueError(
+                    f"{type(self).__name__}: stratified {cv}-fold cross-validation "
+                    f"needs at least 2 members in every class; class {label!r} has "
+                    f"{smallest}. Remove it, or pass cv as a splitter."
+                )
+            if cv > smallest:
+                warnings.warn(
+                    f"{type(self).__name__}: cv={cv}, but class {label!r} has only "
+                    f"{smallest} members; using {smallest} stratified folds.",
+                    UserWarning,
+                    stacklevel=4,
+                )
+                cv = smallest
+        return make_folds(cv, X, y, classifier=classifier)
+
+    def _say(self, message):
+        """A progress line on standard error when ``verbose``."""
+        if self.verbose:
+            print(f"[lssvm tune] {message}", file=sys.stderr, flush=True)
+
+    def _refit(self, X, y, sample_weight=None):
+        """Step (5): the best model on all the data (X as given: feature names).
+
+        Also ends the fit's use of the search weights ``_weights``.
+        """
+        del self._weights, self._held_out, self._kept, self._kept_of
+        self._say("refit on all the data")
+        self.best_estimator_.fit(X, y, sample_weight=sample_weight)
+        self._say(f"done in {time.perf_counter() - self._start:.1f} s")
+
     def _tune(self, X, Y, y_for_folds, classifier, scoring=None, **fixed):
         gammas, sigma2s = self._grids(X)
-        folds = make_folds(self.cv, X, y_for_folds, classifier=classifier)
+        folds = self._folds(X, y_for_folds, classifier)
         result = self._search_one(X, Y, folds, gammas, sigma2s, scoring=scoring)
         self.best_params_ = self._params_of(result)
         self.best_score_ = result.best_score
@@ -281,12 +396,15 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
         ``sample_weight``: see the class docstring (weighted LS-SVM).
         """
+        self._start = time.perf_counter()
+        X_given = X
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
         check_probability(self.probability, self)
-        X_all, y_all = X, y
+        y_all = y
+        self._split_once(X, y, classifier=True)
         X, y, self._weights = self._search_data(X, y, sample_weight)
         missing = np.setdiff1d(self.classes_, y)
         if len(missing):
@@ -309,8 +427,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             self._tune_bits(X, y, Y, T, fixed)
         else:
             self._tune_shared(X, y, C, T, fixed)
-        self.best_estimator_.fit(X_all, y_all, sample_weight=sample_weight)
-        del self._weights
+        self._refit(X_given, y_all, sample_weight)
         return self
 
     def _tune_bits(self, X, y, Y, T, fixed):
@@ -324,10 +441,16 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         for bits in groups.values():
             rows = np.flatnonzero(Y[:, bits[0]])
             Xr, Tr = self._rows(X, rows), T[np.ix_(rows, bits)]
-            folds = make_folds(self.cv, Xr, y[rows], classifier=True)
+            folds = self._folds(Xr, y[rows], classifier=True, rows=rows)
             weights = self._weights
             self._weights = None if weights is None else weights[rows]
             n_splits.append(len(folds))
+            self._say(
+                f"bit{'s' if len(bits) > 1 else ''} "
+                f"{', '.join(str(j + 1) for j in bits)} of {Y.shape[1]} "
+                f"(classes {np.unique(y[rows]).tolist()}, {len(rows)} rows, "
+                f"{len(folds)} folds), {time.perf_counter() - self._start:.1f} s"
+            )
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
                     Xr, Tr, folds, gammas=gammas, sigma2s=sigma2s,
@@ -337,10 +460,13 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
                     sample_weight=self._weights,
                 )  # fmt: skip
             else:
-                found = [
-                    self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s)
-                    for i in range(len(bits))
-                ]
+                found = []
+                for i, j in enumerate(bits):
+                    if len(bits) > 1:
+                        self._say(
+                            f"bit {j + 1} of {Y.shape[1]}: search {self.search!r}"
+                        )
+                    found.append(self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s))
             self._weights = weights
             for j, result in zip(bits, found):
                 results[j] = result
@@ -407,19 +533,31 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
     _estimator_class = LSSVMRegressor
     _default_scoring = "neg_mean_squared_error"
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True  # Y of shape (n, m), as LSSVMRegressor
+        return tags
+
     def fit(self, X, y, sample_weight=None):
         """Tune on (X, y), then refit the best LSSVMRegressor on all of it.
 
-        ``sample_weight``: see the class docstring (weighted LS-SVM).
+        A 2-D y (several outputs) is tuned for one (gamma, sigma2) shared by the
+        outputs, the score being the mean over outputs, as ``LSSVMRegressor``
+        fits them with one factorisation. ``sample_weight``: see the class
+        docstring (weighted LS-SVM).
         """
+        self._start = time.perf_counter()
+        X_given = X
         X, y = validate_data(
-            self, X, y, y_numeric=True, dtype=np.float64, accept_sparse=ACCEPT_SPARSE
-        )
-        X_all, y_all = X, y
+            self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
+            accept_sparse=ACCEPT_SPARSE,
+        )  # fmt: skip
+        y = check_numeric_targets(y, owner=self)
+        y_all = y
+        self._split_once(X, y, classifier=False)
         X, y, self._weights = self._search_data(X, y, sample_weight)
         self._tune(X, y, y, classifier=False)
-        self.best_estimator_.fit(X_all, y_all, sample_weight=sample_weight)
-        del self._weights
+        self._refit(X_given, y_all, sample_weight)
         return self
 
     def predict(self, X):

@@ -49,7 +49,7 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, cho_solve, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
     "ClosedFormCV",
@@ -176,7 +176,7 @@ class ClosedFormCV:
                 if info:
                     raise NotPositiveDefiniteError(
                         f"The held-out block C_VV of fold {f} is not positive "
-                        f"definite (gamma={gamma!r})."
+                        f"definite (gamma={gamma!r}). {PD_ADVICE}"
                     )
                 out.append(self.Y[V] - R_V)  # f^(-V)(x_V) = y_V - r_V
         return [o[:, 0] for o in out] if self._vector else out
@@ -187,7 +187,7 @@ class ClosedFormCV:
         if np.any(1.0 + gamma * lam <= 0):
             raise NotPositiveDefiniteError(
                 "K + I/gamma is not positive definite: smallest eigenvalue "
-                f"{lam.min() + 1 / gamma:.1e} at gamma={gamma!r}."
+                f"{lam.min() + 1 / gamma:.1e} at gamma={gamma!r}. {PD_ADVICE}"
             )
         e = -gamma * (gamma * lam) / (1.0 + gamma * lam)
         Z = gamma * self._rhs + blas.dgemm(1.0, self.U, e[:, None] * self._Ut_rhs)
@@ -257,7 +257,7 @@ def _eigh_above(K, tol):
     return w, Z
 
 
-def score_latent(scoring, y_true, latent) -> float:
+def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
     """Score of latent outputs: greater is better, as in scikit-learn.
 
     ``"accuracy"``: fraction of sign(latent) equal to sign(``y_true``), the +-1
@@ -265,19 +265,26 @@ def score_latent(scoring, y_true, latent) -> float:
     ``LSSVMClassifier.predict``);
     ``"neg_mean_squared_error"``; ``"r2"``; or a callable ``scoring(y_true, latent)``.
     Several columns (several binary problems) give the mean over columns.
+    ``sample_weight`` weights the held-out points of the named scores (a weight-2
+    point counts as a repeated one, as scikit-learn's metrics); a callable gets
+    no weights.
     """
     y_true, latent = np.asarray(y_true), np.asarray(latent)
     if callable(scoring):
         return float(scoring(y_true, latent))
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is not None and y_true.ndim > 1:
+        w = w[:, None] * np.ones(y_true.shape[1:])
     if scoring == "accuracy":
-        return float(
-            np.mean(np.where(latent > 0, 1.0, -1.0) == np.where(y_true > 0, 1.0, -1.0))
-        )
+        hits = np.where(latent > 0, 1.0, -1.0) == np.where(y_true > 0, 1.0, -1.0)
+        return float(np.average(hits, weights=w))
     if scoring == "neg_mean_squared_error":
-        return float(-np.mean((y_true - latent) ** 2))
+        return float(-np.average((y_true - latent) ** 2, weights=w))
     if scoring == "r2":
-        total = np.sum((y_true - y_true.mean(axis=0)) ** 2, axis=0)
-        return float(np.mean(1.0 - np.sum((y_true - latent) ** 2, axis=0) / total))
+        w = np.ones_like(y_true, dtype=np.float64) if w is None else w
+        mean = np.sum(w * y_true, axis=0) / np.sum(w, axis=0)
+        total = np.sum(w * (y_true - mean) ** 2, axis=0)
+        return float(np.mean(1.0 - np.sum(w * (y_true - latent) ** 2, axis=0) / total))
     raise ValueError(
         f"scoring must be one of {list(SCORINGS)} or a callable "
         f"scoring(y_true, latent); got scoring={scoring!r}."

@@ -81,3 +81,48 @@ def test_ard_validation(noisy_inputs):
         ard(X, y, min_features=5)
     with pytest.raises(ValueError, match="constant"):
         ard(np.c_[X, np.ones(len(y))], y)
+
+
+# -- issue 25: validation, feature names, progress ------------------------------------
+
+
+def test_complex_and_nan_inputs_are_refused(rng):
+    X, y = _small(rng)
+    with pytest.raises(ValueError, match="ard: X must be real-valued"):
+        ard(X + 1j, y)
+    target = X[:, 0].copy()
+    target[3] = np.nan
+    with pytest.raises(ValueError, match="y contains NaN"):
+        ard(X, target, task="regression")
+    with pytest.raises(ValueError, match="ard: y must be numeric"):
+        ard(X, np.array(["a", "b"] * 20), task="regression")
+
+
+def _small(rng, n_features=3):
+    X = rng.standard_normal((40, n_features))
+    return X, np.where(X[:, 0] + 0.5 * rng.standard_normal(40) > 0, 1, -1)
+
+
+def test_transform_keeps_the_feature_name_contract(rng):
+    pd = pytest.importorskip("pandas")
+    X, y = _small(rng, 4)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+    res = ard(frame, y, max_stages=1, max_iter=5)
+    assert list(res.feature_names_in_) == ["a", "b", "c", "d"]
+    names = np.array(["a", "b", "c", "d"], dtype=object)
+    np.testing.assert_array_equal(res.selected_feature_names, names[res.selected])
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        np.testing.assert_array_equal(res.transform(frame), res.transform(X))
+    with pytest.raises(ValueError, match="feature names should match"):
+        res.transform(frame[["b", "a", "c", "d"]])
+    with pytest.warns(UserWarning, match="X has feature names, but ard was fitted"):
+        ard(X, y, max_stages=1, max_iter=5).transform(frame)
+
+
+@pytest.mark.filterwarnings("ignore:level 2:RuntimeWarning")
+def test_verbose_reports_stages_and_total(rng, capsys):
+    X, y = _small(rng)
+    ard(X, y, max_stages=2, max_iter=5, verbose=1)
+    err = capsys.readouterr().err
+    assert "[lssvm ard] step 2" in err and "stage 1 of at most 2" in err
+    assert "done:" in err

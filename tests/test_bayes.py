@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy.optimize import approx_fprime
@@ -236,3 +238,59 @@ def test_input_validation(two_class):
     cls = bayes.level2(X, y, sigma2=1.0)
     with pytest.raises(ValueError, match="prior must be"):
         bayes.class_probability(cls, X, prior=1.0)
+
+
+# -- issue 25: validation like the estimators, feature names ---------------------------
+
+
+@pytest.fixture
+def regression_pair(rng):
+    X = rng.standard_normal((40, 2))
+    return X, np.sin(X[:, 0])
+
+
+def test_nan_targets_are_refused(regression_pair):
+    X, y = regression_pair
+    y = y.copy()
+    y[5] = np.nan
+    with pytest.raises(ValueError, match="y contains NaN"):
+        bayes.level2(X, y, task="regression", fit_model=False)
+    y[5] = np.inf
+    with pytest.raises(ValueError, match="y contains infinity"):
+        bayes.level2(X, y, task="regression", fit_model=False)
+
+
+def test_complex_inputs_are_refused_not_truncated(regression_pair):
+    X, y = regression_pair
+    with pytest.raises(ValueError, match="level2: X must be real-valued"):
+        bayes.level2(X + 1j, np.sign(X[:, 0]), fit_model=False)
+    with pytest.raises(ValueError, match="level2: y must be real-valued"):
+        bayes.level2(X, y + 1j, task="regression")
+
+
+def test_sparse_and_string_inputs_name_the_argument(regression_pair):
+    from scipy.sparse import csr_matrix
+
+    X, y = regression_pair
+    with pytest.raises(TypeError, match="level2: X must be a dense array"):
+        bayes.level2(csr_matrix(X), np.sign(X[:, 0]))
+    with pytest.raises(ValueError, match="level2: y must be numeric"):
+        bayes.level2(X, np.array(["a", "b"] * 20), task="regression")
+    with pytest.raises(ValueError, match="level2: X must be numeric"):
+        bayes.level2(np.array([["a", "b"]] * 40), np.sign(X[:, 0]))
+
+
+def test_level2_model_keeps_feature_names(two_class):
+    pd = pytest.importorskip("pandas")
+    X, y = two_class
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    res = bayes.level2(frame, y, sigma2=1.0)
+    assert list(res.model.feature_names_in_) == list(frame.columns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no false "fitted without feature names"
+        res.model.predict(frame)
+        bayes.class_probability(res, frame)
+    with pytest.raises(ValueError, match="feature names should match"):
+        res.model.predict(frame[frame.columns[::-1]])
+    with pytest.raises(ValueError, match="feature names should match"):
+        bayes.class_probability(res, frame[frame.columns[::-1]])

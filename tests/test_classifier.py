@@ -201,3 +201,53 @@ def test_negative_definite_kernel_raises(classification_data, solver):
     clf = LSSVMClassifier(kernel=lambda A, B: -5.0 * rbf_kernel(A, B), solver=solver)
     with pytest.raises(NotPositiveDefiniteError, match="not positive definite"):
         clf.fit(X, y)
+
+
+# -- issue 25: n_jobs, NaN at predict --------------------------------------------------
+
+
+@pytest.mark.parametrize("n_jobs, threads", [(None, 1), (1, 1), (2, 2)])
+def test_n_jobs_reaches_the_matrix_free_operator(monkeypatch, rng, n_jobs, threads):
+    seen = []
+
+    class Spy(lssvm._base.KernelOperator):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            seen.append(self.n_jobs)
+
+    monkeypatch.setattr(lssvm._base, "KernelOperator", Spy)
+    X = rng.standard_normal((600, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    clf = LSSVMClassifier(solver="cg", n_jobs=n_jobs).fit(X, y)
+    assert seen and set(seen) == {threads}
+    reference = LSSVMClassifier(solver="cg", n_jobs=1).fit(X, y)
+    np.testing.assert_array_equal(clf.alpha_, reference.alpha_)  # same for any n_jobs
+
+
+@pytest.mark.parametrize("n_jobs", [0, 1.5, "2", True])
+def test_bad_n_jobs_raises(rng, n_jobs):
+    X = rng.standard_normal((20, 2))
+    with pytest.raises(ValueError, match=r"LSSVMClassifier: n_jobs must be None or"):
+        LSSVMClassifier(n_jobs=n_jobs).fit(X, np.where(X[:, 0] > 0, 1, -1))
+
+
+def test_overflow_at_predict_raises_instead_of_nan(rng):
+    X = rng.standard_normal((40, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = LSSVMClassifier(kernel="poly").fit(X, y)
+    with np.errstate(over="ignore", invalid="ignore"):
+        with pytest.raises(ValueError, match=r"NaN or inf for 3 of 3 rows.*overflows"):
+            clf.decision_function(X[:3] * 1e120)
+        with pytest.raises(ValueError, match="Polynomial"):
+            clf.predict(X[:3] * 1e120)
+
+
+@pytest.mark.parametrize("sigma2, match", [(1e-12, "the identity"), (1e12, "constant")])
+def test_degenerate_width_warns(rng, sigma2, match):
+    from lssvm.solvers import NumericalWarning
+
+    X = rng.standard_normal((40, 2))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    message = rf"LSSVMClassifier: .*numerically {match}"
+    with pytest.warns(NumericalWarning, match=message):
+        LSSVMClassifier(sigma2=sigma2).fit(X, y)

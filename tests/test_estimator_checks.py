@@ -12,7 +12,14 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.utils.validation import check_is_fitted
 
-from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm import (
+    LSSVMClassifier,
+    LSSVMClassifierCV,
+    LSSVMRegressor,
+    LSSVMRegressorCV,
+    RLSSVMClassifier,
+)
+from lssvm.fisher import FisherDiscriminant
 
 ESTIMATORS = [LSSVMClassifier, LSSVMRegressor]
 PARAMS = {
@@ -24,6 +31,7 @@ PARAMS = {
     "solver",
     "tol",
     "fit_intercept",
+    "n_jobs",
 }
 FITTED = [
     "alpha_",
@@ -37,7 +45,18 @@ FITTED = [
 ]
 
 
-@parametrize_with_checks([LSSVMClassifier(), LSSVMRegressor()])
+# Every estimator with its default parameters (the tuned ones with the default cv=10,
+# which the small data sets of the checks cannot split without the cap on folds).
+@parametrize_with_checks(
+    [
+        LSSVMClassifier(),
+        LSSVMRegressor(),
+        LSSVMClassifierCV(),
+        LSSVMRegressorCV(),
+        RLSSVMClassifier(),
+        FisherDiscriminant(),
+    ]
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -66,7 +85,7 @@ def test_get_params_and_defaults(estimator_cls):
     assert set(est.get_params()) == PARAMS | set(extra)
     assert est.get_params() == dict(
         gamma=1.0, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, solver="direct",
-        tol=1e-10, fit_intercept=True, **extra,
+        tol=1e-10, fit_intercept=True, n_jobs=None, **extra,
     )  # fmt: skip
     est.set_params(gamma=3.0, kernel="poly")
     assert est.gamma == 3.0 and est.kernel == "poly"
@@ -210,3 +229,18 @@ def test_unfitted_raises_not_fitted_error(estimator_cls, data):
         est.predict(X)
     with pytest.raises(NotFittedError):
         est.score(X, y)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"sigma2": 0.0}, "sigma2 must be"),
+        ({"kernel": "sigmoid"}, "kernel must be one of"),
+        ({"kernel": "poly", "degree": 0}, "degree must be"),
+        ({"kernel": "poly", "tau": -1.0}, "tau must be"),
+    ],
+)
+def test_kernel_messages_name_the_estimator(estimator_cls, data, params, match):
+    X, y = data
+    with pytest.raises(ValueError, match=rf"^{estimator_cls.__name__}: {match}"):
+        estimator_cls(**params).fit(X, y)

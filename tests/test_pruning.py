@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -302,3 +304,35 @@ def test_a_stage_whose_fit_fails_ends_the_path_at_the_last_valid_stage(regressio
 def test_a_complete_path_has_no_end_reason(regression):
     est, X, y = regression
     assert prune(est, X, y, n_remove=20, n_stages=2).end_reason is None
+# -- issue 25: feature names, string targets, progress ---------------------------------
+
+
+@pytest.mark.parametrize("per_bit", [False, True])
+def test_stages_keep_the_feature_name_contract(rng, per_bit):
+    pd = pytest.importorskip("pandas")
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4]) if per_bit else np.where(X[:, 0] > 0, 1, -1)
+    frame = pd.DataFrame(X, columns=["a", "b"])
+    path = prune(LSSVMClassifier(), frame, y, n_stages=2, per_bit=per_bit,
+                 validation=(frame, y))  # fmt: skip
+    for model in path.estimators:
+        assert list(model.feature_names_in_) == ["a", "b"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no false "fitted without feature names"
+            model.predict(frame)
+        with pytest.raises(ValueError, match="feature names should match"):
+            model.predict(frame[["b", "a"]])
+
+
+def test_string_targets_for_a_regressor_name_y(rng):
+    X = rng.standard_normal((40, 2))
+    with pytest.raises(ValueError, match="prune: y must be numeric"):
+        prune(LSSVMRegressor(), X, np.array(["a", "b"] * 20))
+
+
+def test_verbose_reports_stages_and_total(rng, capsys):
+    X, y = sinc(60, noise=0.1, random_state=0)
+    prune(LSSVMRegressor(gamma=10.0), X, y, n_stages=2, verbose=1)
+    err = capsys.readouterr().err
+    assert "[lssvm prune] stage 0: 60 support vectors" in err
+    assert "stage 2:" in err and "done: 3 stages" in err

@@ -405,3 +405,20 @@ def test_return_std_checks_features(regression_data):
     reg = LSSVMRegressor().fit(X, y)
     with pytest.raises(ValueError, match="X has 2 features"):
         reg.predict(X[:, :2], return_std=True)
+
+
+# -- issue 25 --------------------------------------------------------------------------
+
+
+def test_string_targets_name_y(regression_data):
+    X, _ = regression_data
+    with pytest.raises(ValueError, match="LSSVMRegressor: y must be numeric.*<U1"):
+        LSSVMRegressor().fit(X, np.array(["a", "b", "c"] * 20))
+
+
+def test_overflow_at_predict_raises_instead_of_nan(regression_data):
+    X, y = regression_data
+    reg = LSSVMRegressor(kernel="poly").fit(X, y)
+    with np.errstate(over="ignore", invalid="ignore"):
+        with pytest.raises(ValueError, match="LSSVMRegressor: the model's output is"):
+            reg.predict(X[:2] * 1e120)

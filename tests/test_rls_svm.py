@@ -309,3 +309,36 @@ def test_bad_reuse_factor_raises():
 @parametrize_with_checks([RLSSVMClassifier(), RLSSVMClassifier(reuse_factor=False)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# -- issue 25: no raw scipy/numpy errors ---------------------------------------------
+
+
+def test_indefinite_kernel_gives_a_named_error():
+    from lssvm.solvers import NotPositiveDefiniteError
+
+    X, y = _data(n=40)
+
+    def sigmoid(A, B):  # tanh(a x.z + c): not positive semi-definite
+        return np.tanh(2 * A @ B.T - 3)
+
+    with pytest.raises(NotPositiveDefiniteError, match=r"C=100\.0.*decrease C"):
+        RLSSVMClassifier(C=100.0, kernel=sigmoid).fit(X, y)
+
+
+@pytest.mark.parametrize("reuse_factor", [True, False])
+def test_overflowing_kernel_gives_a_named_error(reuse_factor):
+    X, y = _data(n=40)
+    with np.errstate(over="ignore", invalid="ignore"):
+        with pytest.raises(ValueError, match=r"Polynomial\(degree=200.*overflow"):
+            RLSSVMClassifier(kernel="poly", degree=200, reuse_factor=reuse_factor).fit(
+                100 * X, y
+            )
+
+
+def test_overflow_at_predict_raises_instead_of_nan():
+    X, y = _data(n=40)
+    clf = RLSSVMClassifier(kernel="poly").fit(X, y)
+    with np.errstate(over="ignore", invalid="ignore"):
+        with pytest.raises(ValueError, match="RLSSVMClassifier: the model's output"):
+            clf.predict(X[:3] * 1e120)

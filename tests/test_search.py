@@ -403,3 +403,33 @@ def test_per_bit_grid_search_equals_one_search_per_bit(rng):
         )
         best.append(tuple(result.best_params.values()))
     assert len(set(best)) > 1  # the bits do not all want the same (gamma, sigma2)
+
+
+# -- issue 25: BLAS threads, exact initial grid ----------------------------------------
+
+
+def test_search_limits_blas_threads(rng):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import lssvm.search as search
+
+    X = rng.standard_normal((40, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    folds = make_folds(4, X, y, classifier=True)
+    seen = []
+
+    def scoring(y_true, latent):  # runs inside the search: record the BLAS threads
+        seen.append({lib["num_threads"] for lib in threadpool_info()
+                     if lib["user_api"] == "blas"})  # fmt: skip
+        return float(np.mean(np.sign(latent) == y_true))
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        grid_search(X, y, folds, gammas=[1.0], sigma2s=[1.0], scoring=scoring)
+        assert seen and all(threads == {search.SEARCH_BLAS_THREADS} for threads in seen)
+        after = {lib["num_threads"] for lib in threadpool_info()
+                 if lib["user_api"] == "blas"}  # fmt: skip
+    assert after == {2}  # restored
+
+
+def test_initial_sigma2_grid_is_exact():
+    assert initial_sigma2_grid(2)[3] == 450.0  # (15 sqrt(2))^2, not 450.00000000000006

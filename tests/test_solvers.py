@@ -559,3 +559,34 @@ def test_bad_solver_or_tol_raises(rng, estimator_cls, params, match):
     name = estimator_cls.__name__
     with pytest.raises(ValueError, match=f"{name}: {match}"):
         estimator_cls(**params).fit(X, y)
+
+
+# -- issue 25: the advice of NotPositiveDefiniteError ----------------------------------
+
+
+def test_not_positive_definite_advice_points_the_right_way():
+    """1/gamma keeps H positive definite: the hint says decrease gamma, not increase."""
+    X = np.random.default_rng(9).standard_normal((40, 2))
+    y = X[:, 0] - X[:, 1]
+    LSSVMRegressor(kernel="linear", gamma=1e14).fit(X, y)  # still positive definite
+    with pytest.raises(NotPositiveDefiniteError) as info:
+        LSSVMRegressor(kernel="linear", gamma=1e16).fit(X, y)
+    message = str(info.value)
+    assert "decrease gamma" in message and "positive semi-definite" in message
+    assert "scale the inputs" in message and "increase gamma" not in message
+    assert "gamma=1e+16" in message
+
+
+def test_ill_conditioned_system_warns(rng):
+    """Duplicated rows at gamma = 1e15: solved to round-off, but alpha is not split
+    reliably between identical rows; a NumericalWarning says so."""
+    from lssvm.solvers import NumericalWarning
+
+    X = rng.standard_normal((40, 2))
+    X = np.vstack([X, X])
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.warns(NumericalWarning, match="ill-conditioned.*Decrease gamma"):
+        LSSVMClassifier(gamma=1e15).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LSSVMClassifier(gamma=10.0).fit(X, y)  # well conditioned: silent

@@ -3,6 +3,8 @@ estimator contract (clone, params, unfitted errors, parametrize_with_checks)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -437,3 +439,110 @@ CV_XFAIL = {
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# -- issue 25: reliability ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_refit_keeps_the_feature_name_contract(cls, rng):
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame(rng.standard_normal((40, 2)), columns=["a", "b"])
+    y = (X["a"] > 0).astype(int) if cls is LSSVMClassifierCV else X["a"] - X["b"]
+    est = cls(gamma=[1.0], sigma2=[1.0], cv=3).fit(X, y)
+    assert list(est.feature_names_in_) == ["a", "b"]
+    assert list(est.best_estimator_.feature_names_in_) == ["a", "b"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no false "fitted without feature names"
+        est.predict(X)
+    with pytest.raises(ValueError, match="feature names should match"):
+        est.predict(X[["b", "a"]])
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        (dict(search="random", n_iter=0), "n_iter must be an integer >= 1"),
+        (dict(search="simplex", n_iter=2.5), "n_iter must be an integer >= 1"),
+        (dict(search="shrinking", n_refinements=-1), "n_refinements must be an int"),
+        (dict(search="shrinking", n_refinements="3"), "n_refinements must be an int"),
+    ],
+)
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_n_iter_and_n_refinements_are_checked(cls, params, match, rng):
+    X = rng.standard_normal((40, 2))
+    y = (X[:, 0] > 0).astype(int) if cls is LSSVMClassifierCV else X[:, 0]
+    with pytest.raises(ValueError, match=rf"{cls.__name__}: {match}.*got"):
+        cls(**params).fit(X, y)
+
+
+def test_string_targets_for_regression_name_y(rng):
+    X = rng.standard_normal((40, 2))
+    with pytest.raises(ValueError, match="LSSVMRegressorCV: y must be numeric"):
+        LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0]).fit(X, np.array(["a", "b"] * 20))
+
+
+def test_default_cv_is_capped_at_the_smallest_class(rng):
+    X = rng.standard_normal((30, 2))
+    y = np.array([0] * 24 + [1] * 6)
+    with pytest.warns(UserWarning, match=r"cv=10, but class 1 has only 6 .*6 strat"):
+        clf = LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0]).fit(X, y)
+    assert clf.n_splits_ == 6
+    explicit = LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=6).fit(X, y)
+    assert clf.best_score_ == explicit.best_score_
+
+
+def test_default_cv_is_capped_per_bit(rng):
+    X = rng.standard_normal((33, 2))
+    y = np.array([0] * 15 + [1] * 15 + [2] * 3)
+    with pytest.warns(UserWarning, match="class 2 has only 3"):
+        clf = LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0]).fit(X, y)
+    assert clf.n_splits_ == 10  # the bit 0 vs 1 keeps 10 folds
+
+
+def test_class_with_one_member_raises(rng):
+    X = rng.standard_normal((21, 2))
+    y = np.array([0] * 10 + [1] * 10 + [2])
+    with pytest.raises(ValueError, match="at least 2 members in every class; class 2"):
+        LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0]).fit(X, y)
+
+
+def test_verbose_reports_bits_and_total_time(rng, capsys):
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4])
+    LSSVMClassifierCV(gamma=[1.0, 10.0], sigma2=[1.0], cv=3, verbose=1).fit(X, y)
+    err = capsys.readouterr().err
+    for bit in ("bit 1 of 3", "bit 2 of 3", "bit 3 of 3"):
+        assert bit in err
+    assert "refit on all the data" in err and "done in" in err
+    LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3).fit(X, y)
+    assert capsys.readouterr().err == ""  # silent by default
+
+
+def test_memory_is_checked_before_the_closed_form(rng, monkeypatch):
+    import lssvm._memory
+
+    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: 10_000)
+    X = rng.standard_normal((40, 2))
+    with pytest.raises(MemoryError, match=r"LSSVMRegressorCV: .*N = 40.*51200 bytes"):
+        LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0]).fit(X, X[:, 0])
+
+
+def test_regressor_cv_accepts_several_outputs(rng):
+    X = rng.standard_normal((50, 2))
+    Y = np.column_stack([np.sin(X[:, 0]), X[:, 1] ** 2])
+    reg = LSSVMRegressorCV(gamma=[1.0, 10.0], sigma2=[1.0, 4.0], cv=5).fit(X, Y)
+    assert reg.predict(X).shape == (50, 2)
+    best = LSSVMRegressor(**reg.best_params_).fit(X, Y)
+    np.testing.assert_allclose(reg.predict(X), best.predict(X), atol=ATOL_PREDICT)
+
+
+def test_verbose_names_each_bit_of_a_shared_group(rng, capsys):
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0], [-0.4, 0.4])
+    LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3, coding="ova", search="random",
+                      n_iter=2, verbose=1).fit(X, y)  # fmt: skip
+    err = capsys.readouterr().err
+    assert "bits 1, 2, 3 of 3" in err
+    for j in (1, 2, 3):
+        assert f"bit {j} of 3: search 'random'" in err
