@@ -271,8 +271,7 @@ class Ledger:
                     "Source": r.source,
                     "Ours": r.ours,
                     "Difference": (r.difference + _in_se(r.n_se)) or "–",
-                    "Verdict": r.verdict
-                    + ("" if r.rule == "stated" else f" ({r.rule})"),
+                    "Verdict": _verdict_text(r),
                     "Cause": r.cause,
                 }
                 for r in self.rows
@@ -281,6 +280,18 @@ class Ledger:
         if all(r.rule == "stated" and not r.difference for r in self.rows):
             shown = shown.drop(columns=["Difference"])  # claims only: no numbers
         return table(shown, caption, name)
+
+
+def _verdict_text(row: LedgerRow) -> str:
+    """The verdict with its rule and whether the rule held.
+
+    "not reproduced (rule: within 2 SE; failed)", "reproduced (rule: to the printed
+    digits; held)"; a stated verdict (a claim) has no rule to show.
+    """
+    if row.rule == "stated":
+        return row.verdict
+    outcome = "held" if row.verdict == "reproduced" else "failed"
+    return f"{row.verdict} (rule: {row.rule}; {outcome})"
 
 
 def _in_se(n_se: float | None) -> str:
