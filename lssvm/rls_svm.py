@@ -291,6 +291,8 @@ default="rbf"
         system on S with gamma = C) gives them exactly as long as removing the point
         does not change S (the usual approximation for the L2-SVM).
 
+    Notes
+    -----
     ``fit(X, y, sample_weight=w)`` weights the squared violations, C w_k instead of
     C in [P 6]; rows of weight 0 are left out. ``kernel="precomputed"``: X is
     K(X_train, X_train) at fit and K(X_test, X_train) at predict
