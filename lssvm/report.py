@@ -74,7 +74,10 @@ def markdown_table(frame, formats: dict | None = None, *, index: bool = False) -
     return "\n".join(lines)
 
 
-def table(frame, caption: str, name: str, formats: dict | None = None, *, index=False):
+def table(
+    frame, caption: str, name: str, formats: dict | None = None, *, index=False,
+    css_class: str | None = None,
+):
     """A numbered MyST table (caption, label ``name``) for a chapter cell's output.
 
     ``caption`` is MyST (math allowed); ``formats`` maps column names to format
@@ -85,7 +88,8 @@ def table(frame, caption: str, name: str, formats: dict | None = None, *, index=
     from IPython.display import Markdown  # the book's notebooks only
 
     body = markdown_table(frame, formats, index=index)
-    return Markdown(f":::{{table}} {caption}\n:name: {name}\n\n{body}\n:::\n")
+    options = f":name: {name}\n" + (f":class: {css_class}\n" if css_class else "")
+    return Markdown(f":::{{table}} {caption}\n{options}\n{body}\n:::\n")
 
 
 # --- the reproduction ledger ----------------------------------------------------------
@@ -279,7 +283,7 @@ class Ledger:
         )
         if all(r.rule == "stated" and not r.difference for r in self.rows):
             shown = shown.drop(columns=["Difference"])  # claims only: no numbers
-        return table(shown, caption, name)
+        return table(shown, caption, name, css_class="ledger")  # _static/ledger.css
 
 
 def _verdict_text(row: LedgerRow) -> str:

@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 VERDICTS = ("reproduced", "reproduced qualitatively", "not reproduced", "not attempted")
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
-OPEN_HEADER = ["Chapter", "Item", "Source", "Ours", "Verdict", "Cause"]
+OPEN_HEADER = ["Chapter", "Item", "Verdict", "Cause"]  # values: in the chapter's ledger
 
 
 class status_placeholder(nodes.General, nodes.Element):
@@ -46,7 +46,8 @@ def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
     """The two tables' rows from the chapters' ledgers (in reading order).
 
     Returns ``(summary, open_items)``: per chapter the number of items of each
-    verdict, and every item that is not "reproduced" with its cause.
+    verdict, and every item that is not "reproduced" with its verdict and cause (the
+    values are in the chapter's ledger, which the chapter column links to).
     """
     summary, open_items = [], []
     for ledger in ledgers:
@@ -56,9 +57,7 @@ def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
         )
         for r in rows:
             if r["verdict"] != "reproduced":
-                open_items.append(
-                    [ledger["chapter"], r["item"], r["source"], r["ours"], r["verdict"], r["cause"]]
-                )
+                open_items.append([ledger["chapter"], r["item"], r["verdict"], r["cause"]])
     total = [sum(int(s[i]) for s in summary) for i in range(1, len(VERDICTS) + 1)]
     summary.append(["all chapters", *[str(t) for t in total]])
     return summary, open_items
