@@ -3,8 +3,10 @@ r"""Automatic relevance determination (ARD) for LS-SVMs by evidence maximisation
 The practical algorithm of [VanGestel01] [VG §4], on the RBF kernel with one
 weight per input,
 
-.. math:: K(x, z) = \exp\big(-(x - z)^T \mathrm{diag}(\bar u) (x - z)\big)
-    = \exp\Big(-\sum_i (x_i - z_i)^2 / \sigma_i^2\Big), \qquad
+.. math::
+
+    K(x, z) &= \exp\big(-(x - z)^T \mathrm{diag}(\bar u) (x - z)\big) \\
+    &= \exp\Big(-\sum_i (x_i - z_i)^2 / \sigma_i^2\Big), \qquad
     \bar u_i = 1/\sigma_i^2 ,
 
 the paper's weights :math:`\bar u` being the inverse widths of
