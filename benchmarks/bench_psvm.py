@@ -29,20 +29,17 @@ commit, versions, thread counts and wall time) go to ``--out`` as JSON. Usage::
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import scipy
-import sklearn
 from scipy.stats import norm
 from sklearn.svm import LinearSVC
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -157,22 +154,8 @@ def main(argv=None):
                       f"  test accuracy {r['test_accuracy']:.4f}", flush=True)
         checks = check(args.check_size, args.n_features, args.gamma)
         print(f"Bayes accuracy {bayes:.4f}; checks: {checks}")
-        blas = [
-            {"api": lib["internal_api"], "version": lib["version"],
-             "num_threads": lib["num_threads"]}
-            for lib in threadpool_info() if lib["user_api"] == "blas"
-        ]  # fmt: skip
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     results = {
-        "benchmark": "bench_psvm.py",
-        "command": " ".join(["python", "benchmarks/bench_psvm.py", *sys.argv[1:]]),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": commit,
-        "versions": {"python": sys.version.split()[0], "numpy": np.__version__,
-                     "scipy": scipy.__version__, "scikit-learn": sklearn.__version__},
-        "blas": blas,
+        "benchmark": "bench_psvm.py",  # command, date, commit, versions: stamp() below
         "threads": args.threads,
         "data": {"generator": "lssvm.datasets.gaussian_classes", "mean": MEAN,
                  "variance": 1.0, "n_features": args.n_features,

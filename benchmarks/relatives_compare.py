@@ -32,16 +32,13 @@ rerun one split live. Usage::
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import subprocess
 import sys
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
-import scipy
 import sklearn
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_test_split
 from sklearn.svm import SVC, SVR, NuSVC, NuSVR
@@ -195,16 +192,8 @@ def main(argv=None):
                           f"{row['score']:.4f}, {row['n_sv']} SV, "
                           f"fit {1e3 * row['fit_s']:.1f} ms {row['params']}",
                           flush=True)  # fmt: skip
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     results = {
-        "benchmark": "relatives_compare.py",
-        "command": " ".join(["python", "benchmarks/relatives_compare.py", *sys.argv[1:]]),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "commit": commit,
-        "versions": {"python": sys.version.split()[0], "numpy": np.__version__,
-                     "scipy": scipy.__version__, "scikit-learn": sklearn.__version__},
+        "benchmark": "relatives_compare.py",  # command, date, commit, versions: stamp()
         "threads": 1,
         "n_splits": args.n_splits, "repeats": args.repeats,
         "rows": rows,

@@ -29,6 +29,7 @@ from sklearn.utils.validation import validate_data
 from . import multiclass as mc
 from . import probability as prob
 from ._base import ACCEPT_SPARSE, LSSVMBase, check_sample_weight
+from ._docs import shared_parameters
 from ._memory import check_dense_memory
 from ._validation import (
     check_classes,
@@ -64,38 +65,13 @@ def check_probability(value, owner):
     )
 
 
+@shared_parameters(LSSVMBase)
 class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     """LS-SVM classifier: dual system [S 3.5], model [S 3.7]; output codes [S 3.8-3.14].
 
     Parameters
     ----------
-    gamma : float, default=1.0
-        Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
-default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": X is
-        K(X_train, X_train) at fit and K(X_test, X_train) at predict, and
-        ``support_vectors_`` holds the training indices (a column). The linear,
-        polynomial and RBF kernels accept scipy.sparse CSR/CSC X (kept sparse in
-        ``support_vectors_``).
-    sigma2 : float or array, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
-        gives the ARD kernel.
-    degree : int, default=3
-        Degree d of the polynomial kernel (x^T z + tau)^d.
-    tau : float, default=1.0
-        Offset of the polynomial kernel.
-    solver : {"direct", "cg", "auto"}, default="direct"
-        "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
-        [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
-        "auto": "direct" when its N x N matrix takes at most half the available
-        memory and N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (the speed crossover),
-        else "cg" (:func:`lssvm.solvers.choose_method`). Before "direct" allocates,
-        the 8 N^2 bytes are compared with the available memory: a clear
-        :class:`lssvm._memory.InsufficientMemoryError` suggests "cg" instead of
-        numpy's "Unable to allocate".
-    tol : float, default=1e-10
-        CG tolerance on the relative residual (ignored by the direct solver).
+    {shared: gamma kernel sigma2 degree tau solver tol}
     fit_intercept : bool, default=True
         False drops the bias of every bit: ``b_ = 0`` and (Omega + I/gamma) alpha = 1_v,
         the classifier's [S 3.5] without its border (cf. [S 3.62]).
@@ -132,10 +108,7 @@ default="rbf"
         :func:`lssvm.probability.evidence_mu`); it keeps the Cholesky factor of
         K + I/gamma (8 N^2 bytes). The argmax of ``predict_proba`` can differ from
         ``predict`` near the boundary (as in SVC).
-    n_jobs : int or None, default=None
-        Threads of the matrix-free kernel products of ``solver="cg"``
-        (:class:`lssvm.operators.KernelOperator`); results do not depend on it.
-        None means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs.
+    {shared: n_jobs}
 
     Attributes
     ----------

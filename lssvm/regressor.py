@@ -20,6 +20,7 @@ from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ._base import ACCEPT_SPARSE, LSSVMBase
+from ._docs import shared_parameters
 from ._memory import check_dense_memory
 from ._validation import check_finite_output, check_numeric_targets
 from .gp import predictive_variance
@@ -29,43 +30,17 @@ from .solvers import solve_bordered_kkt
 __all__ = ["LSSVMRegressor"]
 
 
+@shared_parameters(LSSVMBase)
 class LSSVMRegressor(RegressorMixin, LSSVMBase):
     """LS-SVM regression: dual system [S 3.32], model [S 3.34]; GP error bars [S 3.60].
 
     Parameters
     ----------
-    gamma : float, default=1.0
-        Regularization constant of [S 3.1]: the weight of the squared errors.
-    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
-default="rbf"
-        Kernel function; a callable is used as ``kernel(X, Z)``. "precomputed": X is
-        K(X_train, X_train) at fit and K(X_test, X_train) at predict. The linear,
-        polynomial and RBF kernels accept scipy.sparse CSR/CSC X.
-    sigma2 : float or array, default=1.0
-        RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
-        gives the ARD kernel.
-    degree : int, default=3
-        Degree d of the polynomial kernel (x^T z + tau)^d.
-    tau : float, default=1.0
-        Offset of the polynomial kernel.
-    solver : {"direct", "cg", "auto"}, default="direct"
-        "direct": one Cholesky factorisation; "cg": the conjugate-gradient algorithm
-        [S 3.25] with matrix-free kernel products and a Nystrom preconditioner;
-        "auto": "direct" when its N x N matrix takes at most half the available
-        memory and N <= ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (the speed crossover),
-        else "cg" (:func:`lssvm.solvers.choose_method`). Before "direct" allocates,
-        the 8 N^2 bytes are compared with the available memory: a clear
-        :class:`lssvm._memory.InsufficientMemoryError` suggests "cg" instead of
-        numpy's "Unable to allocate".
-    tol : float, default=1e-10
-        CG tolerance on the relative residual (ignored by the direct solver).
+    {shared: gamma kernel sigma2 degree tau solver tol}
     fit_intercept : bool, default=True
         False fits the model without bias by (Omega + I/gamma) alpha = y [S 3.62]: the
         regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
-    n_jobs : int or None, default=None
-        Threads of the matrix-free kernel products of ``solver="cg"``
-        (:class:`lssvm.operators.KernelOperator`); results do not depend on it.
-        None means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs.
+    {shared: n_jobs}
 
     Attributes
     ----------

@@ -99,7 +99,7 @@ def _markdown_text(source: str) -> list[tuple[int, str]]:
 
 def _sources() -> list[Path]:
     book = sorted((ROOT / "book").glob("*.md"))
-    return book + sorted((ROOT / "lssvm").glob("*.py"))
+    return book + sorted((ROOT / "lssvm").rglob("*.py"))
 
 
 def find_bare(path: Path) -> list[str]:
