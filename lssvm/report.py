@@ -17,8 +17,10 @@ a label that the text cites with ``{numref}``):
   status table is assembled when the book is built (``book/_ext/ledgers.py``).
 
 The verdicts are ``reproduced`` (the rule of the row holds), ``reproduced
-qualitatively`` (the source's conclusion holds, its number does not), ``not
-reproduced`` and ``not attempted``. Every verdict other than ``reproduced`` needs a
+qualitatively`` (the source's conclusion holds, its number does not), ``erratum in
+source`` (the source's printed equation or number is wrong; the row's cause gives the
+correction and the computation that shows it), ``not reproduced`` and ``not
+attempted``. Every verdict other than ``reproduced`` needs a
 cause, which may be ``"unexplained"``.
 """
 
@@ -36,6 +38,7 @@ import numpy as np
 VERDICTS = (
     "reproduced",
     "reproduced qualitatively",
+    "erratum in source",
     "not reproduced",
     "not attempted",
 )

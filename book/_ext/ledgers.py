@@ -26,7 +26,13 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-VERDICTS = ("reproduced", "reproduced qualitatively", "not reproduced", "not attempted")
+VERDICTS = (
+    "reproduced",
+    "reproduced qualitatively",
+    "erratum in source",
+    "not reproduced",
+    "not attempted",
+)
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
 OPEN_HEADER = ["Chapter", "Item", "Verdict", "Cause"]  # values: in the chapter's ledger
 
