@@ -264,8 +264,33 @@ class LapRLSClassifier(_LaplacianBase):
 
     Attributes
     ----------
-    classes_, labelled_ (indices of the labelled rows), n_labelled_, laplacian_,
-    kernel_, model_ (the fitted :class:`lssvm.LSSVMClassifier` on k~), G_lab_.
+    classes_ : ndarray of shape (2,)
+        The two labels other than -1, sorted; ``classes_[1]`` is coded +1.
+    labelled_ : ndarray of shape (n_labelled,)
+        Row indices of the labelled points in the training X.
+    n_labelled_ : int
+    laplacian_ : ndarray of shape (n_samples, n_samples)
+        The graph Laplacian L of all training points.
+    kernel_ : Kernel
+        The base kernel k.
+    G_lab_ : ndarray of shape (n_samples, n_labelled)
+        (I + M K)^{-1} M K[:, labelled], so that
+        k~(x, z_lab) = k(x, z_lab) - k_x^T G_lab_.
+    model_ : LSSVMClassifier
+        The LS-SVM fitted on the deformed Gram matrix of the labelled points
+        (``kernel="precomputed"``).
+    X_fit_ : ndarray of shape (n_samples, n_features)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(200, noise=0.05, random_state=0)
+    >>> y_semi = np.full(200, -1)
+    >>> y_semi[[np.flatnonzero(y == 0)[0], np.flatnonzero(y == 1)[0]]] = [0, 1]
+    >>> clf = LapRLSClassifier(gamma_A=0.01, gamma_I=1e6, sigma2=0.1).fit(X, y_semi)
+    >>> float(clf.score(X, y))
+    1.0
     """
 
     def fit(self, X, y):
@@ -287,9 +312,18 @@ class LapSVMClassifier(_LaplacianBase):
 
     Parameters
     ----------
-    As :class:`LapRLSClassifier` (``fit_intercept`` must stay True), plus
+    gamma_A, gamma_I, kernel, sigma2, degree, tau, n_neighbors, weights, \
+graph_sigma2, normalized, laplacian_power
+        As in :class:`LapRLSClassifier`.
+    fit_intercept : bool, default=True
+        Must stay True: LIBSVM always fits the bias.
     tol : float, default=1e-3
         LIBSVM's stopping tolerance.
+
+    Notes
+    -----
+    The fitted attributes are those of :class:`LapRLSClassifier`, with ``model_``
+    the fitted ``sklearn.svm.SVC``.
     """
 
     def __init__(
