@@ -178,3 +178,20 @@ def test_basic_api(moons, cls):
                                   est.decision_function(X_test))  # fmt: skip
     with pytest.raises(ValueError, match="features"):
         est.predict(X_test[:, :1])
+
+
+def test_deformed_gram_is_k_times_inverse(moons):
+    """On the graph points, K~ = K - K (I + M K)^{-1} M K = K (I + M K)^{-1}."""
+    X, _, y_semi, *_ = moons
+    gamma_A, gamma_I, p = 0.02, 50.0, 2
+    lap = LapRLSClassifier(
+        gamma_A=gamma_A, gamma_I=gamma_I, sigma2=SIGMA2, weights="heat",
+        graph_sigma2=0.1, laplacian_power=p,
+    ).fit(X, y_semi)  # fmt: skip
+    n = len(X)
+    M = gamma_I / (gamma_A * n**2) * np.linalg.matrix_power(lap.laplacian_, p)
+    K = RBF(SIGMA2)(X)
+    K_tilde = K @ np.linalg.inv(np.eye(n) + M @ K)
+    np.testing.assert_allclose(lap.deformed_kernel(X), K_tilde[:, lap.labelled_],
+                               rtol=1e-8, atol=1e-10)  # fmt: skip
+    assert np.all(np.linalg.eigvalsh(0.5 * (K_tilde + K_tilde.T)) > -1e-10)
