@@ -4,6 +4,8 @@
   2001), linear and kernel, binary and one-versus-rest [C8 §8.5.3];
 - :mod:`lssvm.relatives.kpls`: kernel partial least squares [C8 §8.2.4] (Rosipal &
   Trejo 2001);
+- :mod:`lssvm.relatives.laplacian`: Laplacian RLS / LS-SVM and the Laplacian SVM
+  [C8 §8.2.5] through the deformed kernel, graph regression [C8 §8.2.3];
 - :mod:`lssvm.relatives.rfe`: SVM recursive feature elimination [C8 §8.4.5] (Guyon
   et al. 2002) with the LS-SVM as base model and its closed-form leave-one-out error
   as the stopping rule.
@@ -15,7 +17,9 @@ core package imports them.
 """
 
 from .kpls import KernelPLSRegression
+from .laplacian import LapRLSClassifier, LapSVMClassifier, graph_laplacian, graph_regression
 from .psvm import PSVMClassifier
 from .rfe import LSSVMRFE, RFEResult, rfe
 
 __all__ = ["PSVMClassifier", "KernelPLSRegression", "LSSVMRFE", "RFEResult", "rfe"]
+__all__ += ["LapRLSClassifier", "LapSVMClassifier", "graph_laplacian", "graph_regression"]
