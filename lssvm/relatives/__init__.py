@@ -19,3 +19,8 @@ from .psvm import PSVMClassifier
 from .rfe import LSSVMRFE, RFEResult, rfe
 
 __all__ = ["PSVMClassifier", "KernelPLSRegression", "LSSVMRFE", "RFEResult", "rfe"]
+
+# The relevance vector machine [C8 §8.7] (Tipping 2001; Tipping and Faul 2003).
+from .rvm import RVMClassifier, RVMRegressor  # noqa: E402
+
+__all__ += ["RVMRegressor", "RVMClassifier"]
