@@ -65,7 +65,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_classes, check_count, check_numeric_targets, check_positive
+from .._validation import (
+    check_classes,
+    check_count,
+    check_numeric_targets,
+    check_positive,
+)
 from ..kernels import Precomputed, make_kernel
 
 __all__ = ["RVMRegressor", "RVMClassifier", "SOLVERS", "log_evidence"]
@@ -82,7 +87,7 @@ NOISE_RTOL = 1e-5
 # --- linear algebra of one model --------------------------------------------------
 
 
-def _posterior(G, alpha, b):
+def _posterior(G, alpha):
     """Cholesky of H = A + G (G = beta Phi^T Phi or Phi^T B Phi) and Sigma = H^-1."""
     H = G + np.diag(alpha)
     try:
@@ -161,7 +166,7 @@ def _initial_basis(Phi, t, noise_variance):
 
 def _regression_state(PtP_a, Pt_t_a, tt, N, alpha_a, beta):
     """Sigma, mu and the evidence of the current regression model (m x m algebra)."""
-    Sigma, logdet_H, _ = _posterior(beta * PtP_a, alpha_a, None)
+    Sigma, logdet_H, _ = _posterior(beta * PtP_a, alpha_a)
     mu = beta * Sigma @ Pt_t_a  # mu = beta Sigma Phi^T t  [C8 §8.7.1]
     # log|C| = -N log beta - sum log alpha + log|A + beta Phi^T Phi| (determinant lemma)
     logdet_C = -N * np.log(beta) - np.sum(np.log(alpha_a)) + logdet_H
@@ -172,7 +177,7 @@ def _regression_state(PtP_a, Pt_t_a, tt, N, alpha_a, beta):
 
 
 def _noise_update(Phi_a, t, mu, Sigma, alpha_a, N):
-    """sigma^2 = ||t - Phi mu||^2 / (N - sum_i gamma_i), gamma_i = 1 - alpha_i Sigma_ii."""
+    """sigma^2 = ||t - Phi mu||^2 / (N - sum_i gamma_i), gamma_i = 1 - a_i Sigma_ii."""
     r = t - Phi_a @ mu
     gamma_sum = np.sum(1.0 - alpha_a * np.diag(Sigma))
     return float(r @ r) / max(N - gamma_sum, 1e-12)
@@ -198,7 +203,8 @@ def _fast_regression(Phi, t, noise0, fit_noise, max_iter, tol, timer):
         times.append(timer())
         # S_m = beta phi^T phi - beta^2 phi^T Phi Sigma Phi^T phi  [C8 8.7.35]
         S = beta * diag - beta**2 * np.sum((cross @ Sigma) * cross, axis=1)
-        # Q_m = beta phi^T t - beta^2 phi^T Phi Sigma Phi^T t = beta (phi^T t - phi^T Phi mu)
+        # Q_m = beta phi^T t - beta^2 phi^T Phi Sigma Phi^T t
+        #     = beta (phi^T t - phi^T Phi mu)
         Q = beta * (Pt_t - cross @ mu)
         in_model = np.isfinite(alpha)
         gain, new_alpha = _action_gains(alpha, S, Q, in_model, 1)
@@ -310,7 +316,7 @@ def _irls(Phi_a, t, alpha_a, w, max_iter, tol):
     y = expit(Phi_a @ w)
     B = y * (1.0 - y)
     G = (Phi_a * B[:, None]).T @ Phi_a
-    Sigma, logdet_H, _ = _posterior(G, alpha_a, None)
+    Sigma, logdet_H, _ = _posterior(G, alpha_a)
     return w, Sigma, logdet_H, current, y, B, converged
 
 
@@ -335,8 +341,8 @@ def _fit_classifier(Phi, t, solver, max_iter, tol, irls_max_iter, irls_tol, alph
         for it in range(1, max_iter + 1):
             idx = np.array(active)
             Pa = Phi[:, idx]
-            w, Sigma, logdet_H, psi, y, B, ok = _irls(Pa, t, alpha[idx], w,
-                                                     irls_max_iter, irls_tol)  # fmt: skip
+            w, Sigma, logdet_H, psi, y, B, ok = _irls(
+                Pa, t, alpha[idx], w, irls_max_iter, irls_tol)  # fmt: skip
             irls_failures += not ok
             history.append(_laplace_evidence(psi, logdet_H, alpha[idx]))
             times.append(timer())
@@ -544,13 +550,17 @@ class RVMRegressor(RegressorMixin, _RVMBase):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = check_numeric_targets(y, owner=self)
         if len(y) < 2:
-            raise ValueError(f"RVMRegressor needs at least 2 samples; got n_samples={len(y)}.")
+            raise ValueError(
+                f"RVMRegressor needs at least 2 samples; got n_samples={len(y)}."
+            )
         self.kernel_ = self._check_common()
         if self.noise_variance is None:
             noise0 = 0.1 * max(float(np.var(y)), 1e-12)
         else:
-            noise0 = check_positive(self.noise_variance, "noise_variance",
-                                    meaning="initial noise variance", owner=self)  # fmt: skip
+            noise0 = check_positive(
+                self.noise_variance, "noise_variance",
+                meaning="initial noise variance", owner=self,
+            )  # fmt: skip
         Phi = self._design(X, X)
         timer = _clock()
         if self.solver == "fast":
