@@ -124,7 +124,7 @@ def solver_runs(sizes, repeats, em_cap, gap):
                 "converged": rs[0]["converged"],
                 "capped": rs[0]["capped"],
                 "total_s_median": float(np.median([r["total_s"] for r in rs])),
-                # the evidence path of the first run, thinned to <= 200 points
+                # the evidence path of the first run, thinned to <= 250 points
                 "path": _thin(rs[0]["times"], rs[0]["evidence"]),
             }
         results.append(entry)
@@ -132,7 +132,10 @@ def solver_runs(sizes, repeats, em_cap, gap):
 
 
 def _thin(times, evidence, n=200):
-    idx = np.unique(np.linspace(0, len(times) - 1, min(n, len(times))).astype(int))
+    # every one of the first 50 iterations, then log-spaced: the early ones matter
+    k = len(times)
+    idx = np.unique(np.r_[np.arange(min(50, k)),
+                          np.geomspace(1, k, min(n, k)).astype(int) - 1, k - 1])
     return {"seconds": [float(times[i]) for i in idx],
             "evidence": [float(evidence[i]) for i in idx],
             "iteration": [int(i) + 1 for i in idx]}  # fmt: skip
