@@ -289,7 +289,9 @@ def main(argv=None):
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "rvm.json")
     args = p.parse_args(argv)
     print_environment()
-    results = json.loads(args.out.read_text()) if args.out.exists() else {}
+    # a full run replaces the file; --skip-solvers keeps its solver part
+    resume = args.skip_solvers and args.out.exists()
+    results = json.loads(args.out.read_text()) if resume else {}
     with threadpool_limits(limits=1, user_api="blas"):
         if not args.skip_solvers:
             results["solvers"] = solver_runs(args.sizes, args.repeats, args.em_cap,
