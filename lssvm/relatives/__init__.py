@@ -8,7 +8,10 @@
   [C8 §8.2.5] through the deformed kernel, graph regression [C8 §8.2.3];
 - :mod:`lssvm.relatives.rfe`: SVM recursive feature elimination [C8 §8.4.5] (Guyon
   et al. 2002) with the LS-SVM as base model and its closed-form leave-one-out error
-  as the stopping rule.
+  as the stopping rule;
+- :mod:`lssvm.relatives.rvm`: the relevance vector machine [C8 §8.7] (Tipping 2001),
+  regression and classification, by the fast marginal-likelihood algorithm of
+  Tipping & Faul (2003) [C8 §8.7.3] or the original re-estimation.
 
 The C-SVC, nu-SVC, epsilon-SVR and nu-SVR of [C8 §8.3-8.4] are LIBSVM's, used
 through scikit-learn (``SVC``, ``NuSVC``, ``SVR``, ``NuSVR``). These modules reuse
@@ -20,6 +23,10 @@ from .kpls import KernelPLSRegression
 from .laplacian import LapRLSClassifier, LapSVMClassifier, graph_laplacian, graph_regression
 from .psvm import PSVMClassifier
 from .rfe import LSSVMRFE, RFEResult, rfe
+from .rvm import RVMClassifier, RVMRegressor
 
-__all__ = ["PSVMClassifier", "KernelPLSRegression", "LSSVMRFE", "RFEResult", "rfe"]
-__all__ += ["LapRLSClassifier", "LapSVMClassifier", "graph_laplacian", "graph_regression"]
+__all__ = [
+    "PSVMClassifier", "KernelPLSRegression", "LSSVMRFE", "RFEResult", "rfe",
+    "LapRLSClassifier", "LapSVMClassifier", "graph_laplacian", "graph_regression",
+    "RVMRegressor", "RVMClassifier",
+]  # fmt: skip
