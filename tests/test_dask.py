@@ -69,6 +69,18 @@ def test_other_chunkings_agree_to_round_off(client, data):
     assert relative(remote.predict(X_test), local.predict(X_test)) < 1e-10
 
 
+def test_loo_tuning_on_cluster_equals_in_process(client, data):
+    X, y, X_test = data
+    params = dict(n_prototypes=40, gamma=[0.1, 1.0, 10.0], sigma2=4.0, cv="loo",
+                  random_state=0, chunk_size=CHUNK)
+    local = FixedSizeLSSVMClassifier(**params).fit(X, y)
+    remote = FixedSizeLSSVMClassifier(**params).fit(
+        da.from_array(X, chunks=(CHUNK, -1)), da.from_array(y, chunks=CHUNK))
+    np.testing.assert_allclose(remote.cv_errors_, local.cv_errors_, rtol=1e-10)
+    assert remote.gamma_ == local.gamma_
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+
+
 def test_multiclass_on_cluster(client):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((900, 2))
