@@ -279,6 +279,12 @@ default="rbf"
                 "with a Dask X (or pass X as a numpy array for 'direct'); got "
                 f"solver={self.solver!r}."
             )
+        if isinstance(self.kernel, str) and self.kernel == "precomputed":
+            raise ValueError(
+                f"{type(self).__name__}: a Dask X sends the kernel computations to "
+                "the workers; kernel must not be 'precomputed' with a Dask X (pass "
+                "the inputs and a kernel name); got kernel='precomputed'."
+            )
         return X.compute(), (y.compute() if _is_dask(y) else y)
 
     def _fit_kkt(self, X, a, d, signs=None, sample_weight=None):

@@ -140,7 +140,16 @@ class DaskKernelOperator:
         if hasattr(X, "dask") and hasattr(X, "compute"):
             X = X.compute()
         X = np.asarray(X, dtype=np.float64)
-        self.client = get_client() if client is None else client
+        if client is None:
+            try:
+                client = get_client()
+            except ValueError:
+                raise ValueError(
+                    "DaskKernelOperator computes on a dask.distributed cluster and "
+                    "found no client: start one first (distributed.Client(...) or "
+                    "Client(LocalCluster())), or pass client=; got none."
+                ) from None
+        self.client = client
         self.kernel, self.shift, self.block_size = kernel, float(shift), int(block_size)
         n = X.shape[0]
         workers = self.client.scheduler_info()["workers"]

@@ -162,3 +162,18 @@ def test_cg_on_cluster_refuses_the_direct_solver(client, data):
     with pytest.raises(ValueError, match="solver must be 'cg' or 'auto'"):
         LSSVMRegressor(solver="direct").fit(da.from_array(X[:100], chunks=(50, -1)),
                                              y[:100].astype(float))
+    with pytest.raises(ValueError, match="kernel must not be 'precomputed'"):
+        LSSVMRegressor(solver="cg", kernel="precomputed").fit(
+            da.from_array(np.eye(100), chunks=(50, -1)), y[:100].astype(float))
+
+
+def test_cg_operator_without_a_client_says_so(data, monkeypatch):
+    from lssvm.dask_operators import DaskKernelOperator
+    from lssvm.kernels import RBF
+
+    def no_client():  # as distributed.get_client() when no client was started
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed, "get_client", no_client)
+    with pytest.raises(ValueError, match="found no client"):
+        DaskKernelOperator(RBF(1.0), data[0][:50])
