@@ -152,8 +152,10 @@ class DaskKernelOperator:
         self.client = client
         self.kernel, self.shift, self.block_size = kernel, float(shift), int(block_size)
         n = X.shape[0]
-        workers = self.client.scheduler_info()["workers"]
-        threads = sum(w.get("nthreads", 1) for w in workers.values()) or 1
+        workers = self.client.nthreads()  # {address: threads}
+        if not workers:
+            raise ValueError("DaskKernelOperator: the client has no workers.")
+        threads = sum(workers.values()) or 1
         if n_blocks is None:
             n_blocks = 4 * threads + 1
         elif isinstance(n_blocks, bool) or int(n_blocks) < 1:
