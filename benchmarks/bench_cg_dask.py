@@ -1,4 +1,4 @@
-"""The exact LS-SVM's CG with its kernel products on Dask, against the threaded operator.
+"""The exact LS-SVM's CG with its kernel products on Dask, against threads.
 
 Run from the repository root::
 
@@ -85,7 +85,8 @@ def main(argv=None):
                 if name == "threaded":
                     ref = out
                 else:
-                    product_diff = float(np.max(np.abs(out - ref)) / np.max(np.abs(ref)))
+                    product_diff = float(np.max(np.abs(out - ref))
+                                         / np.max(np.abs(ref)))
         product = {k: float(np.median(v)) for k, v in times.items()}
         print(f"N={args.n} product: threaded {product['threaded']:.2f} s, Dask "
               f"{product['dask']:.2f} s (medians of {args.repeats}), relative "
@@ -98,14 +99,16 @@ def main(argv=None):
                 clf = LSSVMClassifier(n_jobs=2, **params).fit(X, y)
             else:
                 clf = LSSVMClassifier(**params).fit(
-                    da.from_array(X, chunks=(10_000, -1)), da.from_array(y, chunks=10_000))
+                    da.from_array(X, chunks=(10_000, -1)),
+                    da.from_array(y, chunks=10_000))
             fits[name] = dict(seconds=time.perf_counter() - t0, model=clf)
             print(f"  fit {name}: {fits[name]['seconds']:.1f} s, {clf.n_iter_} "
                   "iterations", flush=True)
         a, b = fits["threaded"]["model"], fits["dask"]["model"]
         pred_a, pred_b = a.predict(X_test), b.predict(X_test)
         result = dict(
-            n_samples=args.n, n_features=N_FEATURES, sigma2=SIGMA2, gamma=GAMMA, tol=TOL,
+            n_samples=args.n, n_features=N_FEATURES, sigma2=SIGMA2, gamma=GAMMA,
+            tol=TOL,
             data="lssvm.datasets.xor_sine, seed 0; test: 20,000 points, seed 1000",
             cluster="LocalCluster: 2 worker processes x 1 thread, 2 GB each",
             n_blocks=remote.n_blocks, repeats=args.repeats,

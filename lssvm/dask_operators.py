@@ -1,4 +1,4 @@
-r"""The matrix-free kernel operator of CG on a ``dask.distributed`` cluster ([S §3.4.1]).
+r"""CG's matrix-free kernel operator on a ``dask.distributed`` cluster ([S §3.4.1]).
 
 :class:`DaskKernelOperator` computes the same map as
 :class:`lssvm.operators.KernelOperator`, :math:`V \mapsto (K + sI) V` with

@@ -364,7 +364,8 @@ class LeaveOneOut:
         return sse
 
     def block(self, Xb, Yb, kernel, Z, chunk_size):
-        Xb, Yb = np.asarray(Xb, dtype=np.float64), _as_2d(np.asarray(Yb, dtype=np.float64))
+        Xb = np.asarray(Xb, dtype=np.float64)
+        Yb = _as_2d(np.asarray(Yb, dtype=np.float64))
         return pairwise_sum(
             (self.chunk(Xb[i:i + chunk_size], Yb[i:i + chunk_size], kernel, Z)
              for i in range(0, Xb.shape[0], chunk_size)), np.add)
