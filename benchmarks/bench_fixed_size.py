@@ -24,7 +24,8 @@ separate 10,000-point draw; the exact LS-SVM uses the same values).
   each in a fresh process: fit seconds, peak RSS, test accuracy, agreement.
 - dask: N = 10^7 (``--dask-n``) generated lazily block by block on a two-worker
   LocalCluster (1 thread, 2 GB each), m = 500 (``--dask-m``): fit seconds, the peak
-  RSS of each worker, test accuracy on 100,000 points.
+  RSS of each worker, test accuracy on 100,000 points. ``dask1000``: the same with
+  m = 1000.
 
 Results: ``benchmarks/results/fixed_size.json`` with the command, date, commit,
 versions and wall time of the run.
@@ -305,6 +306,7 @@ def main(argv=None):
         "scale": part_scale,
         "sklearn": part_sklearn,
         "dask": lambda: part_dask(args.dask_n, args.dask_m),
+        "dask1000": lambda: part_dask(args.dask_n, 1000),
     }
     for part in args.parts.split(","):
         start = time.perf_counter()
