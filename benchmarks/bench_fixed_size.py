@@ -14,6 +14,9 @@ separate 10,000-point draw; the exact LS-SVM uses the same values).
   entropy and random prototypes, and of the exact LS-SVM (matrix-free CG). Then
   N = 50,000 (seeds 0-2, 50,000 test points): m = 1000 entropy against the exact
   LS-SVM (target: within 0.3 points).
+- close_gap (``--parts close_gap``): the same N = 50,000 seeds with m = 2000 and
+  4000 entropy prototypes at gamma = 1, and m = 1000 and 2000 with gamma chosen by
+  the closed-form leave-one-out error (``cv="loo"``) from LOO_GAMMAS.
 - scale: N = 10^6, m = 1000, fit in a fresh process (2 threads over chunks): fit
   seconds, peak RSS (VmHWM), test accuracy on 100,000 points. Targets < 60 s, < 2 GB.
 - sklearn: N = 200,000, m = 1000, the same prototypes: ``Nystroem(n_components=m)``
@@ -21,7 +24,8 @@ separate 10,000-point draw; the exact LS-SVM uses the same values).
   each in a fresh process: fit seconds, peak RSS, test accuracy, agreement.
 - dask: N = 10^7 (``--dask-n``) generated lazily block by block on a two-worker
   LocalCluster (1 thread, 2 GB each), m = 500 (``--dask-m``): fit seconds, the peak
-  RSS of each worker, test accuracy on 100,000 points.
+  RSS of each worker, test accuracy on 100,000 points. ``dask1000``: the same with
+  m = 1000.
 
 Results: ``benchmarks/results/fixed_size.json`` with the command, date, commit,
 versions and wall time of the run.
@@ -120,6 +124,37 @@ def part_accuracy(n=20_000, n_test=20_000, seeds=SEEDS, m_grid=M_GRID):
 
 def part_accuracy_50k():
     return part_accuracy(n=50_000, n_test=50_000, seeds=[0, 1, 2], m_grid=[1000])
+
+
+LOO_GAMMAS = [0.1, 0.3, 1.0, 3.0, 10.0, 30.0]
+
+
+def part_close_gap(seeds=(0, 1, 2), m_grid=(2000, 4000)):
+    """N = 50,000: does a larger m, or gamma tuned by closed-form LOO, close the gap?
+
+    The exact LS-SVM's accuracies are those of ``accuracy50k`` (same data and seeds,
+    gamma = 1); tuning sees the training data only.
+    """
+    rows = []
+    for seed in seeds:
+        X, y = data(50_000, seed)
+        X_test, y_test = test_data(50_000, seed)
+        cases = [(m, GAMMA, "entropy") for m in m_grid]
+        cases += [(m, LOO_GAMMAS, "entropy") for m in (1000, 2000)]
+        for m, gamma, method in cases:
+            t0 = time.perf_counter()
+            est = fixed_size(m, method, seed, n_jobs=2,
+                             **({"cv": "loo"} if isinstance(gamma, list) else {}))
+            est.set_params(gamma=gamma).fit(X, y)
+            sec = time.perf_counter() - t0
+            acc = float(est.score(X_test, y_test))
+            tuned = isinstance(gamma, list)
+            rows.append(dict(seed=seed, method=method, m=m, tuned=tuned,
+                             gamma=est.gamma_, accuracy=acc, seconds=sec,
+                             loo_errors=None if not tuned else est.cv_errors_.tolist()))
+            print(f"N=50000 seed {seed} m={m} {'LOO' if tuned else 'fixed'} gamma="
+                  f"{est.gamma_:g}: {acc:.4f} ({sec:.1f} s)", flush=True)
+    return rows
 
 
 def scale_case(n, m, n_test):
@@ -267,9 +302,11 @@ def main(argv=None):
     runs = {
         "accuracy": part_accuracy,
         "accuracy50k": part_accuracy_50k,
+        "close_gap": part_close_gap,
         "scale": part_scale,
         "sklearn": part_sklearn,
         "dask": lambda: part_dask(args.dask_n, args.dask_m),
+        "dask1000": lambda: part_dask(args.dask_n, 1000),
     }
     for part in args.parts.split(","):
         start = time.perf_counter()

@@ -2,6 +2,7 @@
 
 Public estimators are re-exported here; everything else is reached by module
 (``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.operators``,
+``lssvm.dask_operators``,
 ``lssvm.tuning``, ``lssvm.fixed_size``, ``lssvm.search``, ``lssvm.multiclass``, ``lssvm.fisher``,
 ``lssvm.gp``, ``lssvm.timeseries``, ``lssvm.rls_svm``, ``lssvm.evaluation``,
 ``lssvm.probability``, ``lssvm.robust``, ``lssvm.datasets``).

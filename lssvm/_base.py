@@ -41,6 +41,10 @@ _PREDICT_BLOCK_ENTRIES = 2**22
 ACCEPT_SPARSE = ("csr", "csc")
 
 
+def _is_dask(a) -> bool:
+    return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
+
+
 def check_sample_weight(sample_weight, X, *, owner):
     """``sample_weight`` as a float array (None stays None), checked: >= 0, finite.
 
@@ -235,7 +239,8 @@ default="rbf"
             shift = float(np.mean(1.0 / np.asarray(gamma)))
         else:
             shift = 1.0 / gamma
-        if solvers.choose_method(self.solver, n) == "direct":
+        on_dask = getattr(self, "_on_dask", False)  # a Dask X: always CG
+        if not on_dask and solvers.choose_method(self.solver, n) == "direct":
             solvers.check_direct_memory(n, owner=self)  # before the N x N matrix
             K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
             return solve_bordered_kkt(
@@ -244,12 +249,43 @@ default="rbf"
         preconditioner = NystromPreconditioner(
             kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
         )
-        n_jobs = effective_n_jobs(self.n_jobs)
+        if on_dask:  # the products on the current dask.distributed client
+            from .dask_operators import DaskKernelOperator
+
+            operator = DaskKernelOperator(kernel, X)
+        else:
+            operator = KernelOperator(kernel, X, n_jobs=effective_n_jobs(self.n_jobs))
         return solve_bordered_kkt(
-            KernelOperator(kernel, X, n_jobs=n_jobs), gamma, a, d, signs=signs,
-            method="cg",
+            operator, gamma, a, d, signs=signs, method="cg",
             tol=self.tol, preconditioner=preconditioner,
         )  # fmt: skip
+
+    def _from_dask(self, X, y):
+        """X, y as numpy arrays; remember whether X came as a Dask array.
+
+        A Dask X sends the kernel products of CG to the current ``dask.distributed``
+        client (:class:`lssvm.dask_operators.DaskKernelOperator`): X (N x d, small
+        next to the N^2 / 2 kernel values of each product) is gathered once here for
+        the checks, the preconditioner and ``support_vectors_``, then scattered in
+        row blocks that stay on the workers for the whole CG run.
+        """
+        self._on_dask = _is_dask(X)
+        if not self._on_dask:
+            return X, (y.compute() if _is_dask(y) else y)
+        if self.solver == "direct":
+            raise ValueError(
+                f"{type(self).__name__}: a Dask X runs the kernel products of CG on "
+                "the current dask.distributed client; solver must be 'cg' or 'auto' "
+                "with a Dask X (or pass X as a numpy array for 'direct'); got "
+                f"solver={self.solver!r}."
+            )
+        if isinstance(self.kernel, str) and self.kernel == "precomputed":
+            raise ValueError(
+                f"{type(self).__name__}: a Dask X sends the kernel computations to "
+                "the workers; kernel must not be 'precomputed' with a Dask X (pass "
+                "the inputs and a kernel name); got kernel='precomputed'."
+            )
+        return X.compute(), (y.compute() if _is_dask(y) else y)
 
     def _fit_kkt(self, X, a, d, signs=None, sample_weight=None):
         """Solve [S 3.24] for the training inputs X and store the dual model.

@@ -243,6 +243,9 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
+            A Dask array (``solver="cg"`` or ``"auto"``): CG's kernel products run
+            on the current ``dask.distributed`` client
+            (:class:`lssvm.dask_operators.DaskKernelOperator`).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
             Weighted LS-SVM: gamma w_k instead of gamma for sample k (the cost
@@ -250,6 +253,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             repeated rows; rows of weight 0 are left out, exactly (an infinite
             diagonal entry), and every class must keep a row of positive weight.
         """
+        X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)

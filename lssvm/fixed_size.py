@@ -30,7 +30,10 @@ classifier's error 1 - y f equals the regression error y - f); every bit shares 
 feature map and the one (m+1) x (m+1) factorisation, so only dense codes ("ova",
 "moc", "ecoc") are accepted. ``gamma`` may be a list of candidates: the fold sums of
 the accumulated matrices give the k-fold cross-validated squared error of every
-candidate in closed form, without another pass over the data.
+candidate in closed form, without another pass over the data; ``cv="loo"`` gives
+the exact leave-one-out squared error of every candidate from one more pass
+(:class:`LeaveOneOut`: e_k / (1 - h_kk) with the hat-matrix diagonal h_kk of the
+primal ridge problem), again without refitting.
 
 Prototypes: ``"entropy"`` maximises the quadratic Renyi entropy estimate
 :math:`H_R = -\log \frac{1}{m^2} \sum_{k,l} K(z_k, z_l)` (RBF window of width
@@ -65,6 +68,8 @@ __all__ = [
     "renyi_entropy",
     "entropy_prototypes",
     "pairwise_sum",
+    "LeaveOneOut",
+    "loo_errors",
 ]
 
 # Eigenvalues of W = K(Z, Z) below this fraction of the largest are dropped from the
@@ -311,6 +316,96 @@ def cv_errors(G, c, yy, counts, gammas):
     return errors / counts.sum()
 
 
+class LeaveOneOut:
+    r"""Closed-form leave-one-out errors of the primal ridge problem for many gamma.
+
+    With the bias unpenalised, the ridge solution is that of the centred problem:
+    :math:`\bar\varphi = \frac1N \sum_k \hat\varphi(x_k)`,
+    :math:`G_c = \sum_k (\hat\varphi_k - \bar\varphi)(\hat\varphi_k - \bar\varphi)^T
+    = Q \operatorname{diag}(\lambda) Q^T` (from the accumulated sums),
+    :math:`w = Q \operatorname{diag}(d) Q^T \Phi_c^T y` with
+    :math:`d_j = 1/(\lambda_j + 1/\gamma)` and :math:`b = \bar y - \bar\varphi^T w`.
+    The hat matrix is :math:`\frac1N 1 1^T + \Phi_c Q \operatorname{diag}(d)
+    Q^T \Phi_c^T`, so with :math:`u_k = Q^T(\hat\varphi_k - \bar\varphi)`
+
+    .. math:: h_{kk} = \tfrac1N + \textstyle\sum_j d_j u_{kj}^2, \qquad
+       y_k - f^{(-k)}(x_k) = \frac{y_k - f(x_k)}{1 - h_{kk}},
+
+    the leave-one-out residual of a linear smoother. One eigendecomposition of the
+    r x r matrix :math:`G_c` serves every gamma; one more pass over the rows computes
+    :math:`u_k` (one product with the m x r matrix ``T`` per chunk) and every
+    gamma's residuals: no refit, memory O(m r + chunk r).
+    """
+
+    def __init__(self, G, c, fmap, gammas):
+        r = G.shape[0] - 1
+        n = G[r, r]
+        self.inv_n = 1.0 / n
+        phibar, self.ybar = G[:r, r] / n, c[r] / n  # (r,), (q,)
+        Gc = G[:r, :r] - n * np.outer(phibar, phibar)  # sum (phi - phibar)(...)^T
+        cc = c[:r] - n * np.outer(phibar, self.ybar)  # Phi_c^T y_c, (r, q)
+        lam, Q = np.linalg.eigh((Gc + Gc.T) / 2)
+        lam = np.maximum(lam, 0.0)  # PSD up to round-off
+        self.shrink = 1.0 / (lam[None, :] + 1.0 / np.asarray(gammas)[:, None])  # d
+        self.QTc = Q.T @ cc  # (r, q)
+        self.T = fmap.projection @ Q  # k_Z(x)^T T = phi(x)^T Q
+        self.u0 = phibar @ Q
+
+    def chunk(self, Xc, Yc, kernel, Z):
+        """Sum over the rows of a chunk of the squared LOO residuals, per gamma."""
+        with _blas().limit(limits=1):
+            U = kernel(Xc, Z) @ self.T - self.u0  # u_k, (n_c, r)
+            H = self.inv_n + (U * U) @ self.shrink.T  # h_kk, (n_c, n_gammas)
+            sse = np.zeros(self.shrink.shape[0])
+            for g, d in enumerate(self.shrink):
+                E = Yc - (self.ybar + U @ (d[:, None] * self.QTc))  # y_k - f(x_k)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    sse[g] = np.sum((E / (1.0 - H[:, g:g + 1])) ** 2)
+        return sse
+
+    def block(self, Xb, Yb, kernel, Z, chunk_size):
+        Xb = np.asarray(Xb, dtype=np.float64)
+        Yb = _as_2d(np.asarray(Yb, dtype=np.float64))
+        return pairwise_sum(
+            (self.chunk(Xb[i:i + chunk_size], Yb[i:i + chunk_size], kernel, Z)
+             for i in range(0, Xb.shape[0], chunk_size)), np.add)
+
+
+def _loo_block(loo, Xb, Yb, kernel, Z, chunk_size):
+    return loo.block(Xb, Yb, kernel, Z, chunk_size)
+
+
+def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1):
+    """Mean squared leave-one-out error of each gamma (:class:`LeaveOneOut`).
+
+    A second pass over the rows of X (in memory, or a Dask array: one task per
+    block, added by :func:`pairwise_sum`).
+    """
+    loo = LeaveOneOut(G, c, fmap, gammas)
+    Z = fmap.Z
+    if _is_dask(X):
+        import dask
+
+        block = dask.delayed(_loo_block, pure=True)
+        loo_d, Z_d, kernel_d = dask.delayed(loo), dask.delayed(Z), dask.delayed(kernel)
+        parts = [block(loo_d, xb, yb, kernel_d, Z_d, chunk_size)
+                 for xb, yb in zip(X.to_delayed().ravel(), Y.to_delayed().ravel())]
+        total = dask.compute(pairwise_sum(parts, dask.delayed(np.add, pure=True)))[0]
+    else:
+        Y = _as_2d(np.asarray(Y, dtype=np.float64))
+        starts = list(range(0, X.shape[0], chunk_size))
+
+        def one(i):
+            return loo.chunk(X[i:i + chunk_size], Y[i:i + chunk_size], kernel, Z)
+
+        if n_jobs == 1 or len(starts) == 1:
+            total = pairwise_sum(map(one, starts), np.add)
+        else:
+            with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+                total = pairwise_sum(pool.map(one, starts), np.add)
+    return total * loo.inv_n
+
+
 # --- estimators -----------------------------------------------------------------------
 
 
@@ -338,8 +433,11 @@ class _FixedSizeBase(BaseEstimator):
         Seed of the prototype selection.
     chunk_size : int, default=4096
         Rows per chunk of the accumulation (memory about 8 chunk_size m bytes).
-    cv : int, default=5
-        Folds for a sequence of ``gamma`` (row i is in fold i mod cv).
+    cv : int or "loo", default=5
+        Folds for a sequence of ``gamma`` (row i is in fold i mod cv), from the
+        fold sums of the one pass. "loo": the exact leave-one-out squared error of
+        every candidate in closed form (:class:`LeaveOneOut`; a second pass over the
+        rows, no refit).
     n_jobs : int, default=1
         Threads over chunks for in-memory data (results do not depend on it).
     """
@@ -381,11 +479,13 @@ class _FixedSizeBase(BaseEstimator):
             )
         for g in gammas:
             check_positive(g, "gamma", meaning="regularization constant", owner=self)
-        if len(gammas) > 1 and self._check_int("cv", "number of folds") < 2:
-            raise ValueError(
-                f"{type(self).__name__}: cv must be >= 2 to choose among "
-                f"{len(gammas)} values of gamma; got cv={self.cv!r}."
-            )
+        if len(gammas) > 1 and not (isinstance(self.cv, str) and self.cv == "loo"):
+            if (isinstance(self.cv, bool) or not isinstance(self.cv, numbers.Integral)
+                    or self.cv < 2):
+                raise ValueError(
+                    f"{type(self).__name__}: cv must be >= 2 (folds) or 'loo' to "
+                    f"choose among {len(gammas)} values of gamma; got cv={self.cv!r}."
+                )
         p = self.prototypes
         if isinstance(p, str):
             if p not in PROTOTYPE_METHODS:
@@ -430,7 +530,8 @@ class _FixedSizeBase(BaseEstimator):
         else:
             Z, self.prototype_indices_ = np.asarray(self.prototypes, float), None
         fmap = NystromFeatureMap(kernel, Z)
-        n_folds = min(int(self.cv), n) if len(gammas) > 1 else 1
+        loo = len(gammas) > 1 and isinstance(self.cv, str)  # cv="loo" (checked)
+        n_folds = min(int(self.cv), n) if len(gammas) > 1 and not loo else 1
         if dask_input:
             Y = y.map_blocks(targets, dtype=np.float64,
                              chunks=(y.chunks[0], (self._n_outputs,)), new_axis=1)
@@ -440,7 +541,12 @@ class _FixedSizeBase(BaseEstimator):
             stats = accumulate(X, targets(y), kernel, Z, n_folds=n_folds,
                                chunk_size=self.chunk_size, n_jobs=self.n_jobs)
         G, c, yy, counts = _feature_space(stats, fmap)
-        if len(gammas) > 1:
+        if loo:  # a second pass: closed-form LOO residuals, every gamma at once
+            self.cv_errors_ = loo_errors(
+                X, Y if dask_input else targets(y), kernel, fmap, G[0], c[0], gammas,
+                chunk_size=self.chunk_size, n_jobs=self.n_jobs)
+            self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
+        elif len(gammas) > 1:
             self.cv_errors_ = cv_errors(G, c, yy, counts, gammas)
             self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
         else:

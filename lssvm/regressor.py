@@ -105,6 +105,9 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
+            A Dask array (``solver="cg"`` or ``"auto"``): CG's kernel products run
+            on the current ``dask.distributed`` client
+            (:class:`lssvm.dask_operators.DaskKernelOperator`).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Targets; the columns of a 2-D y share one factorisation of
             Omega + I/gamma (one right-hand side each).
@@ -118,6 +121,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         -------
         self
         """
+        X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
             accept_sparse=ACCEPT_SPARSE,

@@ -69,6 +69,18 @@ def test_other_chunkings_agree_to_round_off(client, data):
     assert relative(remote.predict(X_test), local.predict(X_test)) < 1e-10
 
 
+def test_loo_tuning_on_cluster_equals_in_process(client, data):
+    X, y, X_test = data
+    params = dict(n_prototypes=40, gamma=[0.1, 1.0, 10.0], sigma2=4.0, cv="loo",
+                  random_state=0, chunk_size=CHUNK)
+    local = FixedSizeLSSVMClassifier(**params).fit(X, y)
+    remote = FixedSizeLSSVMClassifier(**params).fit(
+        da.from_array(X, chunks=(CHUNK, -1)), da.from_array(y, chunks=CHUNK))
+    np.testing.assert_allclose(remote.cv_errors_, local.cv_errors_, rtol=1e-10)
+    assert remote.gamma_ == local.gamma_
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+
+
 def test_multiclass_on_cluster(client):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((900, 2))
@@ -96,3 +108,72 @@ def test_dask_input_errors(client, data):
     est.fit(da.from_array(X, chunks=(500, -1)), y)
     with pytest.raises(ValueError, match="features"):
         est.predict(da.from_array(X[:, :3], chunks=(500, -1)))
+
+
+# --- the exact LS-SVM's CG with its kernel products on the cluster -------------------
+
+
+def test_cg_operator_on_cluster_equals_in_process(client):
+    from lssvm.dask_operators import DaskKernelOperator, cyclic_pairs
+    from lssvm.kernels import RBF
+    from lssvm.operators import KernelOperator
+
+    for p in range(1, 8):  # every pair of blocks once, tasks of equal size
+        pairs = [frozenset((w[0], j)) for w in cyclic_pairs(p) for j in w[1:]]
+        assert len(set(pairs)) == len(pairs) == p * (p - 1) // 2
+        assert np.ptp([len(w) for w in cyclic_pairs(p)]) <= 1
+    rng = np.random.default_rng(0)
+    X, V = rng.standard_normal((1501, 3)), rng.standard_normal((1501, 2))
+    expected = KernelOperator(RBF(2.0), X, shift=0.1)(V)
+    for n_blocks in [None, 1, 4]:
+        H = DaskKernelOperator(RBF(2.0), X, shift=0.1, block_size=100,
+                               n_blocks=n_blocks)
+        assert relative(H(V), expected) < 1e-13
+        assert relative(H(V[:, 0]), expected[:, 0]) < 1e-13
+
+
+@pytest.mark.parametrize("kind", ["regressor", "classifier"])
+def test_cg_fit_on_cluster_equals_in_process(client, data, kind):
+    from lssvm import LSSVMClassifier, LSSVMRegressor
+
+    X, y, X_test = data
+    X, y = X[:1500], y[:1500]
+    est = LSSVMRegressor if kind == "regressor" else LSSVMClassifier
+    target = y.astype(float) if kind == "regressor" else y
+    params = dict(gamma=10.0, sigma2=1.0, solver="cg", tol=1e-8)
+    local = est(**params).fit(X, target)
+    remote = est(**params).fit(da.from_array(X, chunks=(CHUNK, -1)),
+                               da.from_array(target, chunks=CHUNK))
+    assert remote.n_iter_ == local.n_iter_ > 1
+    # equal to the solver tolerance: both solve the same KKT system to tol = 1e-8
+    scale = np.max(np.abs(local.alpha_))
+    assert np.max(np.abs(remote.alpha_ - local.alpha_)) < 1e-6 * scale
+    out = remote.predict(X_test) if kind == "regressor" else remote.decision_function(
+        X_test)
+    ref = local.predict(X_test) if kind == "regressor" else local.decision_function(
+        X_test)
+    assert relative(out, ref) < 1e-6
+
+
+def test_cg_on_cluster_refuses_the_direct_solver(client, data):
+    from lssvm import LSSVMRegressor
+
+    X, y, _ = data
+    with pytest.raises(ValueError, match="solver must be 'cg' or 'auto'"):
+        LSSVMRegressor(solver="direct").fit(da.from_array(X[:100], chunks=(50, -1)),
+                                             y[:100].astype(float))
+    with pytest.raises(ValueError, match="kernel must not be 'precomputed'"):
+        LSSVMRegressor(solver="cg", kernel="precomputed").fit(
+            da.from_array(np.eye(100), chunks=(50, -1)), y[:100].astype(float))
+
+
+def test_cg_operator_without_a_client_says_so(data, monkeypatch):
+    from lssvm.dask_operators import DaskKernelOperator
+    from lssvm.kernels import RBF
+
+    def no_client():  # as distributed.get_client() when no client was started
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed, "get_client", no_client)
+    with pytest.raises(ValueError, match="found no client"):
+        DaskKernelOperator(RBF(1.0), data[0][:50])

@@ -102,6 +102,38 @@ def test_closed_form_cv_equals_refits(data):
     assert est.gamma_ == gammas[int(np.argmin(refit))]
 
 
+@pytest.mark.parametrize("chunk, jobs", [(4096, 1), (17, 2)])
+def test_closed_form_loo_equals_refits(data, chunk, jobs):
+    X, y = data
+    X, y = X[:80], y[:80].astype(float) + 0.3  # a non-zero mean: the bias matters
+    Z = X[::4][:15]
+    fmap = NystromFeatureMap(RBF(2.0), Z)
+    gammas = [0.01, 0.3, 5.0, 200.0]
+    est = FixedSizeLSSVMRegressor(gamma=gammas, prototypes=Z, sigma2=2.0, cv="loo",
+                                  chunk_size=chunk, n_jobs=jobs).fit(X, y)
+    refit = np.zeros(len(gammas))
+    for g, gamma in enumerate(gammas):
+        for i in range(len(X)):
+            train = np.arange(len(X)) != i
+            theta = explicit_ridge(fmap.transform(X[train]), y[train], gamma)
+            pred = fmap.transform(X[i:i + 1]) @ theta[:-1] + theta[-1]
+            refit[g] += (y[i] - pred[0]) ** 2
+    np.testing.assert_allclose(est.cv_errors_, refit / len(X), rtol=1e-8)
+    assert est.gamma_ == gammas[int(np.argmin(refit))]
+
+
+def test_closed_form_loo_multiclass_sums_the_bits():
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((60, 2))
+    y = np.digitize(X[:, 0] + 0.3 * rng.standard_normal(60), [-0.5, 0.5])
+    Z = X[:12]
+    est = FixedSizeLSSVMClassifier(gamma=[0.1, 10.0], prototypes=Z, cv="loo").fit(X, y)
+    Y = codebook(3, "ova")[y].astype(float)
+    bits = [FixedSizeLSSVMRegressor(gamma=[0.1, 10.0], prototypes=Z, cv="loo")
+            .fit(X, Y[:, j]).cv_errors_ for j in range(3)]
+    np.testing.assert_allclose(est.cv_errors_, np.sum(bits, axis=0), rtol=1e-10)
+
+
 def test_entropy_swaps_raise_the_entropy(data):
     X = data[0]
     rng_idx = np.sort(np.random.default_rng(0).choice(len(X), 20, replace=False))
@@ -161,6 +193,7 @@ def test_accumulate_counts_every_row_once(data):
         (dict(gamma=-1.0), "gamma must be a positive float"),
         (dict(gamma=[1.0, -2.0]), "gamma must be a positive float"),
         (dict(gamma=[1.0, 2.0], cv=1), "cv must be >= 2"),
+        (dict(gamma=[1.0, 2.0], cv="LOO"), "cv must be >= 2"),
         (dict(prototypes="kmeans"), "prototypes must be one of"),
         (dict(prototypes=np.zeros((3, 7))), r"prototypes must be an array of shape"),
         (dict(chunk_size=0), "chunk_size must be a positive int"),
