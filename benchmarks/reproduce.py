@@ -52,8 +52,16 @@ sys.path.insert(0, str(HERE))
 BINARY_SETS = ("acr", "bld", "gcr", "hea", "ion", "pid", "snr", "ttt", "wbc")
 MULTICLASS_SETS = ("bal", "cmc", "ims", "iri", "led", "veh", "wav", "win")
 PRUNING_SETS = ("acr", "bld", "gcr", "hea", "ion", "bal", "cmc", "ims", "iri", "led")
+# RBF LS-SVM_F with MOC coding (table_3_4.py --codings moc-fisher): not yet on the rest
+MOC_FISHER_SETS = ("bal", "cmc", "iri", "veh", "win")
 UCI_LSSVM_10 = tuple(s for s in (*BINARY_SETS, *MULTICLASS_SETS)
                      if s not in ("ims", "led", "wav"))  # fmt: skip
+
+
+def table_3_4_codings(name: str) -> list[str]:
+    """The variants of ``table_3_4.json`` on set ``name``, as committed."""
+    fisher = ["moc-fisher"] if name in MOC_FISHER_SETS else []
+    return ["moc", "ovo", "moc-shared", *fisher, "ovo-fisher"]
 
 
 @dataclass
@@ -80,7 +88,7 @@ def steps() -> list[Step]:
     fisher = Step("table_3_3_fisher.json", "table_3_3_fisher.py", [
         Entry(["--sets", s], s, ("set", s)) for s in BINARY_SETS])
     multiclass = Step("table_3_4.json", "table_3_4.py", [
-        Entry(["--sets", s, "--codings", "moc", "ovo", "moc-shared"], s, ("set", s))
+        Entry(["--sets", s, "--codings", *table_3_4_codings(s)], s, ("set", s))
         for s in MULTICLASS_SETS])
     uci = Step("uci.json", "uci.py")
     for s in (*BINARY_SETS, "adu", *MULTICLASS_SETS):

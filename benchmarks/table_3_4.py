@@ -127,6 +127,10 @@ def main(argv=None):
     parser.add_argument("--n-rand", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--redo", action="store_true",
+        help="recompute the chosen (set, coding) entries instead of resuming them",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     print_environment()
     results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
@@ -136,24 +140,32 @@ def main(argv=None):
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
         for coding in args.codings:
             n_bits = codebook(M, VARIANTS[coding]["coding"]).shape[1]
-            rows = [run_one(X, y, split, coding) for split in splits]
-            acc = 100 * np.array([row["accuracy"] for row in rows])
-            runs.setdefault(name, {})[coding] = {
-                "n_bits": n_bits,
-                "accuracies": [row["accuracy"] for row in rows],
-                "bit_params": [row["bit_params"] for row in rows],
-                "cv_scores": [row["cv_score"] for row in rows],
-                "seconds": [row["seconds"] for row in rows],
-            }
+            entry = runs.setdefault(name, {}).get(coding)
+            if args.redo or entry is None:
+                entry = runs[name][coding] = {"n_bits": n_bits, **{
+                    key: [] for key in ("accuracies", "bit_params", "cv_scores",
+                                        "seconds")}}  # fmt: skip
+            # resume: splits are recorded in order, so the first len(...) are done
+            todo = range(len(entry["accuracies"]), args.n_rand)
+            for r in todo:
+                row = run_one(X, y, splits[r], coding)
+                entry["accuracies"].append(row["accuracy"])
+                entry["bit_params"].append(row["bit_params"])
+                entry["cv_scores"].append(row["cv_score"])
+                entry["seconds"].append(row["seconds"])
+                stamp(results, argv)  # one provenance entry per pass (_common.stamp)
+                save_table_results(args.out, results)  # after every split
+            if not todo:
+                continue
+            acc = 100 * np.array(entry["accuracies"])
             paper = PAPER[PAPER_ROW[coding]][name]
             print(
                 f"{name} {coding:4s} ({n_bits:2d} bits): ours {acc.mean():5.1f} "
-                f"({acc.std(ddof=1):.1f}), paper {paper[0]:5.1f} ({paper[1]:.1f}), "
-                f"{sum(row['seconds'] for row in rows):7.1f} s",
+                f"({acc.std(ddof=1) if len(acc) > 1 else 0:.1f}), paper {paper[0]:5.1f} "
+                f"({paper[1]:.1f}), {len(acc)} splits, "
+                f"{sum(entry['seconds'][-len(todo):]):7.1f} s for {len(todo)}",
                 flush=True,
             )
-            stamp(results, argv)  # one provenance entry per pass (_common.stamp)
-            save_table_results(args.out, results)
     print(f"wrote {args.out}")
 
 

@@ -13,9 +13,11 @@ the training part by 10-fold CV, refit there and score on the test part. Rows:
 - scikit-learn stand-ins for the paper's reference methods (see :func:`make_reference`
   for what each one is and how it differs from the paper's Weka / Matlab tools).
 
-The RBF LS-SVM rows are not recomputed: :func:`collect_runs` reads them from
-``table_3_3_fisher.json`` and ``table_3_4.json`` (same protocol, same seeds). Those
-files have no adu, so the runner does run RBF LS-SVM and LS-SVM_F on adu (as below).
+The RBF LS-SVM and LS-SVM_F rows are not recomputed: :func:`collect_runs` reads
+them from ``table_3_3_fisher.json`` and ``table_3_4.json`` (same protocol, same
+seeds; in the latter the variants ``moc``, ``ovo``, ``moc-fisher``, ``ovo-fisher``).
+Those files have no adu, so the runner does run RBF LS-SVM and LS-SVM_F on adu (as
+below).
 
 adu (45222 points, :func:`lssvm.datasets.load_adult_uci`) is too large for dense
 LS-SVM tuning on this machine: methods in :data:`SUBSAMPLED` train (and tune) on a
@@ -229,6 +231,8 @@ REUSED = {
     ("table_3_3_fisher.json", "fisher"): ("3.3", "RBF LS-SVM_F"),
     ("table_3_4.json", "moc"): ("3.4", "RBF LS-SVM (MOC)"),
     ("table_3_4.json", "ovo"): ("3.4", "RBF LS-SVM (1vs1)"),
+    ("table_3_4.json", "moc-fisher"): ("3.4", "RBF LS-SVM_F (MOC)"),
+    ("table_3_4.json", "ovo-fisher"): ("3.4", "RBF LS-SVM_F (1vs1)"),
 }
 
 
