@@ -14,17 +14,23 @@ paper's numbers go to ``benchmarks/results/table_3_4.json``, which the Multiclas
 chapter reads; the chapter reruns a few randomizations live and checks them against
 the file. Regenerate the file (about 40 minutes on one core) with::
 
-    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/table_3_4.py
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/table_3_4.py --redo
 
 Options: ``--sets iri win`` (a subset), ``--codings moc`` (``moc``, ``ovo``, and
 ``moc-shared``: one (gamma, sigma2) for both MOC bits, tuned on the decoded CV
-accuracy), ``--n-rand 3``, ``--out PATH``. A subset run merges into an existing
-file. The committed file holds ``moc``, ``ovo`` and ``moc-shared``; the last was
+accuracy), ``--n-rand 3``, ``--out PATH``, ``--redo``. A subset run merges into an
+existing file, and resumes: an entry (set, variant) already in the file continues at
+its first missing split (the results are written after every split), so an
+interrupted run loses at most one split; ``--redo`` recomputes the chosen entries
+instead. The committed file holds ``moc``, ``ovo`` and ``moc-shared``; the last was
 added by a second run, ``--codings moc-shared`` (about 10 minutes). The RBF LS-SVM_F
 rows (``moc-fisher``, ``ovo-fisher``: Fisher targets on every bit) were added for the
 five cheaper sets by ``--sets bal cmc iri veh win --codings moc-fisher ovo-fisher``
-(about 3 minutes); ``provenance`` (``_common.stamp``) records command, date, commit and versions of
-each pass that wrote the file.
+(about 3 minutes), and ``ovo-fisher`` for ims, led and wav by ``--sets led ims wav
+--codings ovo-fisher`` (about 10 minutes); ``moc-fisher`` on ims, led and wav is not
+run yet (about 30 minutes, the time of ``moc`` there). ``provenance``
+(``_common.stamp``) records command, date, commit and versions of each pass that
+wrote the file.
 """
 
 from __future__ import annotations
