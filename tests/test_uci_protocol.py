@@ -169,3 +169,18 @@ def test_reproduce_covers_every_results_file_and_the_committed_split_counts():
     stored = json.loads((results / "uci.json").read_text())["n_splits"]
     got = {(name, m): k for name, methods in stored.items() for m, k in methods.items()}
     assert got == expected
+
+
+def test_reproduce_gives_the_committed_variants_of_table_3_4():
+    """make reproduce regenerates every (set, variant) of the committed table_3_4.json."""
+    import reproduce
+
+    results = Path(__file__).parents[1] / "benchmarks" / "results"
+    steps = {step.file: step for step in reproduce.steps()}
+    expected = set()
+    for entry in steps["table_3_4.json"].entries:
+        args = entry.args
+        codings = args[args.index("--codings") + 1 :]
+        expected |= {(args[args.index("--sets") + 1], c) for c in codings}
+    stored = json.loads((results / "table_3_4.json").read_text())["runs"]
+    assert {(name, c) for name, variants in stored.items() for c in variants} == expected
