@@ -48,7 +48,7 @@ chapters: $(STAMP)
 	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q
 
 # Regenerate every file in benchmarks/results/ in order (benchmarks/reproduce.py):
-# about 2.3 hours of fitting on one core, resumable (run it again after an
+# about 4.2 hours of fitting on one core, resumable (run it again after an
 # interruption), a progress bar per file when tqdm is installed. QUICK=1 reruns the
 # first randomisation of a cheap subset (42 entries, under a minute) and compares
 # it with the stored files instead. Never part of `make test`.
