@@ -74,3 +74,12 @@ def test_helper_detects_a_missing_field():
     del entry["commit"]
     entry["blas"] = []
     assert _missing(entry) == ["commit", "blas"]
+
+
+def test_make_reproduce_regenerates_every_results_file():
+    import reproduce
+
+    steps = reproduce.steps()
+    assert {step.file for step in steps} == {path.name for path in FILES}
+    for step in steps:
+        assert (ROOT / "benchmarks" / step.script).is_file(), step.script
