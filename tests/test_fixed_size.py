@@ -222,3 +222,29 @@ def test_import_lssvm_does_not_import_dask():
     code = "import sys, lssvm; print(any(m.split('.')[0] == 'dask' for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_fit_matches_a_qr_least_squares_reference():
+    """Ill-conditioned W (cond ~1e11): the fit still agrees with a QR solution.
+
+    The primal problem is the least-squares problem ||[Phi 1; I/sqrt(gamma) 0] theta
+    - [y; 0]||; its QR solution is the backward-stable reference. Accumulating in
+    kernel space and mapping at the end lost about 1e-6 here.
+    """
+    rng = np.random.default_rng(0)
+    n = 2000
+    X = np.vstack([rng.normal(-1, 1, (n // 2, 2)), rng.normal(1, 1, (n // 2, 2))])
+    y = np.r_[-np.ones(n // 2), np.ones(n // 2)]
+    Z = X[rng.choice(n, 80, replace=False)]
+    est = FixedSizeLSSVMRegressor(gamma=10.0, sigma2=1.0, prototypes=Z,
+                                  chunk_size=256).fit(X, y)
+    Phi = est.feature_map_.transform(X)
+    r = Phi.shape[1]
+    A = np.vstack([np.hstack([Phi, np.ones((n, 1))]),
+                   np.hstack([np.eye(r) / np.sqrt(10.0), np.zeros((r, 1))])])
+    Q, R = np.linalg.qr(A)
+    theta = np.linalg.solve(R, Q.T @ np.r_[y, np.zeros(r)])
+    ours = np.r_[est.coef_[:, 0], est.intercept_[0]]
+    assert np.linalg.norm(ours - theta) / np.linalg.norm(theta) < 1e-10
+    f_ref = Phi @ theta[:-1] + theta[-1]
+    assert np.max(np.abs(est.predict(X) - f_ref)) < 1e-9
