@@ -275,7 +275,7 @@ class LapRLSClassifier(_LaplacianBase):
         The base kernel k.
     G_lab_ : ndarray of shape (n_samples, n_labelled)
         (I + M K)^{-1} M K[:, labelled], so that
-        k~(x, z_lab) = k(x, z_lab) - k_x^T G_lab_.
+        k~(x, z_lab) = k(x, z_lab) - k_x^T ``G_lab_``.
     model_ : LSSVMClassifier
         The LS-SVM fitted on the deformed Gram matrix of the labelled points
         (``kernel="precomputed"``).
@@ -312,8 +312,9 @@ class LapSVMClassifier(_LaplacianBase):
 
     Parameters
     ----------
-    gamma_A, gamma_I, kernel, sigma2, degree, tau, n_neighbors, weights, \
-graph_sigma2, normalized, laplacian_power
+    gamma_A, gamma_I, kernel, sigma2, degree, tau
+        As in :class:`LapRLSClassifier`.
+    n_neighbors, weights, graph_sigma2, normalized, laplacian_power
         As in :class:`LapRLSClassifier`.
     fit_intercept : bool, default=True
         Must stay True: LIBSVM always fits the bias.
