@@ -177,3 +177,36 @@ def test_weak_asserts_are_detected():
 def test_hidden_asserts_guard_computed_values(chapter):
     found = weak_asserts(_code_cells(chapter))
     assert not found, f"{chapter.name}: asserts that guard nothing:\n  " + "\n  ".join(found)
+
+
+def _cell_sources(text: str) -> list[str]:
+    """The code of each code cell, without its option lines (``:tags:``, ``---``)."""
+    out = []
+    for body in re.findall(r"```\{code-cell\}.*?\n(.*?)```", text, re.S):
+        lines = body.splitlines()
+        if lines and lines[0].strip() == "---":  # a YAML options block
+            end = lines.index("---", 1) if "---" in lines[1:] else 0
+            lines = lines[end + 1 :]
+        lines = [ln for ln in lines if not re.match(r"^:\w[\w-]*:", ln)]
+        out.append("\n".join(ln for ln in lines if not ln.lstrip().startswith("%")))
+    return out
+
+
+@pytest.mark.parametrize("chapter", _chapters(), ids=lambda p: p.stem)
+def test_every_numbered_table_is_shown(chapter):
+    # lssvm.report.table returns a display object: only a cell's last expression is
+    # shown, so a table(...) statement anywhere else is silently dropped (its
+    # {numref} then points nowhere); wrap it in display(...)
+    import ast
+
+    dropped = []
+    for source in _cell_sources(chapter.read_text()):
+        try:
+            body = ast.parse(source).body
+        except SyntaxError:
+            continue
+        for stmt in body[:-1]:
+            call = stmt.value if isinstance(stmt, ast.Expr) else None
+            if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "table":
+                dropped.append(ast.get_source_segment(source, stmt).splitlines()[0])
+    assert not dropped, f"{chapter.name}: table(...) not shown: {dropped}"
