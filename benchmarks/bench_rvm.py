@@ -321,6 +321,12 @@ def pruning_paths(compare_rows):
             pred = m.predict(Xte)
             errs.append(float(np.mean(pred != yte)) if classification
                         else float(np.sqrt(np.mean((pred - yte) ** 2))))  # fmt: skip
+        # classification: the share of each stage's points that stage 0 misclassifies
+        # (pruning by |alpha_k| = gamma |e_k| keeps the worst-fitted points last)
+        missed = None
+        if classification:
+            wrong = path.estimators[0].predict(Xp) != yp
+            missed = [float(np.mean(wrong[sup])) for sup in path.support]
         sig = path.last_before(0.05)
         drop = np.flatnonzero(path.scores < path.scores[0])
         zero_tol = int(drop[0]) - 1 if len(drop) else len(errs) - 1
@@ -328,7 +334,7 @@ def pruning_paths(compare_rows):
                         n_support=[int(v) for v in path.n_support], test_error=errs,
                         val_score=[float(v) for v in path.scores],
                         p_values=[float(v) for v in path.p_values],
-                        significance_stage=sig, zero_tolerance_stage=zero_tol,
+                        stage0_missed=missed, significance_stage=sig, zero_tolerance_stage=zero_tol,
                         oracle_stage=int(np.argmin(errs)), n_train=len(yp),
                         n_validation=len(yv)))  # fmt: skip
         print(f"{r['data']} {r['setting']} {r['draw']}: stage0 {errs[0]:.3f}, "
@@ -336,6 +342,66 @@ def pruning_paths(compare_rows):
               f"{errs[zero_tol]:.3f}/{path.n_support[zero_tol]}, oracle "
               f"{min(errs):.3f}/{path.n_support[int(np.argmin(errs))]}", flush=True)
     return out
+
+
+def _best_gain(Phi, t, idx, alpha_a, noise):
+    """The largest evidence gain of one add / delete / re-estimate action
+    [C8 §8.7.3] at the state (idx, alpha_a, noise), the noise held fixed."""
+    beta = 1.0 / noise
+    Pa = Phi[:, idx]
+    Sigma = np.linalg.inv(np.diag(alpha_a) + beta * Pa.T @ Pa)  # [C8 8.7.5]
+    PP = Phi.T @ Pa
+    S = beta * np.einsum("ij,ij->j", Phi, Phi) - beta**2 * np.einsum(
+        "ma,ab,mb->m", PP, Sigma, PP)
+    Q = beta * (Phi.T @ t) - beta**2 * PP @ (Sigma @ (Pa.T @ t))
+    alpha = np.full(Phi.shape[1], np.inf)
+    alpha[idx] = alpha_a
+    s, q = S.copy(), Q.copy()
+    inn = np.isfinite(alpha)
+    s[inn] = alpha[inn] * S[inn] / (alpha[inn] - S[inn])
+    q[inn] = alpha[inn] * Q[inn] / (alpha[inn] - S[inn])
+    theta = q**2 - s
+
+    def ell(a):
+        return 0.5 * (np.log(a) - np.log(a + s) + q**2 / (a + s))
+
+    new = np.where(theta > 0, s**2 / np.where(theta > 0, theta, 1.0), np.inf)
+    l_new = np.where(np.isfinite(new), ell(np.where(np.isfinite(new), new, 1.0)), 0.0)
+    l_old = np.where(inn, ell(np.where(inn, alpha, 1.0)), 0.0)
+    gain = l_new - l_old
+    return float(np.max(gain)), int(np.sum((theta > 0) != inn))
+
+
+def solver_stationarity(N=1000, seeds=(0, 1, 2)):
+    """Fast against re-estimation on several noise seeds: evidence, noise, the
+    relevance vectors each keeps, and the best single-action gain left at each end
+    point (the fast solver's rule evaluated at both)."""
+    rows = []
+    for seed in seeds:
+        X, y = sinc(N, noise=0.1, random_state=seed)
+        Phi = np.column_stack([np.ones(N), RBF(SINC_WIDTH)(X)])
+        noise0 = 0.1 * np.var(y)
+        row = {"seed": seed}
+        ends = {}
+        for name in ("fast", "em"):
+            if name == "fast":
+                out = _fast_regression(Phi, y, noise0, True, 100000, 1e-6, lambda: 0.0)
+            else:
+                out = _em_regression(Phi, y, noise0, True, 100000, 1e-6, 1e9, lambda: 0.0)
+            idx, alpha_a, noise = out[0], out[1], out[4]
+            gain, n_wrong = _best_gain(Phi, y, idx, alpha_a, noise)
+            ends[name] = set(int(i) for i in idx)
+            row[name] = dict(evidence=float(out[5][-1]), noise_sd=float(np.sqrt(noise)),
+                             n_relevance=int(len(idx)), converged=bool(out[7]),
+                             best_single_gain=gain, n_theta_sign_mismatch=n_wrong)  # fmt: skip
+        row["shared_basis"] = len(ends["fast"] & ends["em"])
+        rows.append(row)
+        print(f"seed {seed}: " + ", ".join(
+            f"{k} L={row[k]['evidence']:.2f} sd={row[k]['noise_sd']:.4f} "
+            f"m={row[k]['n_relevance']} gain={row[k]['best_single_gain']:.2e} "
+            f"mismatch={row[k]['n_theta_sign_mismatch']}" for k in ("fast", "em"))
+            + f", shared {row['shared_basis']}", flush=True)
+    return rows
 
 
 TIPPING_C = list(np.logspace(-1, 3, 9))
@@ -399,6 +465,7 @@ def main(argv=None):
         with threadpool_limits(limits=1, user_api="blas"):
             results["pruning_paths"] = pruning_paths(results["compare"])
             results["tipping_subsets"] = tipping_subsets(args.n_subsets)
+            results["solver_stationarity"] = solver_stationarity()
         stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
         args.out.write_text(json.dumps(results, indent=1) + "\n")
         print(f"wrote {args.out}")
@@ -414,6 +481,7 @@ def main(argv=None):
     results["ripley_tipping_width"] = fixed
     results["pruning_paths"] = pruning_paths(rows)
     results["tipping_subsets"] = tipping_subsets(args.n_subsets)
+    results["solver_stationarity"] = solver_stationarity()
     results["settings"] = dict(widths=WIDTHS, reg_grid=REG_GRID, eps_grid=EPS_GRID,
                                sinc_width=SINC_WIDTH, n_draws=args.n_draws)  # fmt: skip
     stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
