@@ -37,6 +37,15 @@ provenance, read by the chapter ``book/relatives_bayes.md``:
    trained on the other 80%. The RVM at Tipping's width (r = 0.5, sigma2 = r^2 =
    0.25) is also fitted on the original Ripley split without tuning.
 
+3. Diagnostics (also alone with ``--diagnostics-only``, which keeps parts 1-2):
+   ``pruning_paths``: the whole pruning path of every comparison draw (same constants
+   and split), with each stage's test error, held-out score, sign-test p-value and
+   the share of its points that stage 0 misclassifies; ``tipping_subsets``: Tipping's
+   Ripley protocol as we recall it (100 random points of the 250, r = 0.5 for RVM
+   and SVM, the SVM's C by 5-fold CV; ``--n-subsets`` draws) and the SVM at r = 0.5
+   on all 250; ``solver_stationarity``: fast against re-estimation at N = 1000 on
+   three noise seeds, with the best single-action gain left at each end point.
+
 BLAS runs on one thread. Usage::
 
     .venv/bin/python benchmarks/bench_rvm.py [--sizes 1000 5000] [--n-draws 5]
