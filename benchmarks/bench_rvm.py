@@ -37,6 +37,15 @@ provenance, read by the chapter ``book/relatives_bayes.md``:
    trained on the other 80%. The RVM at Tipping's width (r = 0.5, sigma2 = r^2 =
    0.25) is also fitted on the original Ripley split without tuning.
 
+3. Diagnostics (also alone with ``--diagnostics-only``, which keeps parts 1-2):
+   ``pruning_paths``: the whole pruning path of every comparison draw (same constants
+   and split), with each stage's test error, held-out score, sign-test p-value and
+   the share of its points that stage 0 misclassifies; ``tipping_subsets``: Tipping's
+   Ripley protocol as we recall it (100 random points of the 250, r = 0.5 for RVM
+   and SVM, the SVM's C by 5-fold CV; ``--n-subsets`` draws) and the SVM at r = 0.5
+   on all 250; ``solver_stationarity``: fast against re-estimation at N = 1000 on
+   three noise seeds, with the best single-action gain left at each end point.
+
 BLAS runs on one thread. Usage::
 
     .venv/bin/python benchmarks/bench_rvm.py [--sizes 1000 5000] [--n-draws 5]
@@ -278,6 +287,170 @@ def compare_runs(n_draws):
     return rows, fixed
 
 
+# --- diagnostics asked by the review (issue 23) ------------------------------------
+
+
+def _ripley_draw(setting, draw):
+    Xa, ya = load_ripley("train")
+    Xb, yb = load_ripley("test")
+    if setting == "original split":
+        return Xa, ya, Xb, yb
+    X, y = np.vstack([Xa, Xb]), np.r_[ya, yb]
+    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=250, stratify=y, random_state=draw)
+    return Xtr, ytr, Xte, yte
+
+
+def pruning_paths(compare_rows):
+    """The whole pruning path of every draw of ``compare`` (same constants, same
+    200/50 split as the pruned LS-SVM there), with the test error of every stage:
+    which stage the sign test picks, which stage would have been best (oracle, test
+    data: a diagnostic, never a method), and the stage a zero-tolerance rule picks
+    (the last before the validation score first falls below stage 0's)."""
+    out = []
+    for r in compare_rows:
+        if r["method"] != "LS-SVM":
+            continue
+        classification = r["data"] == "ripley"
+        if classification:
+            Xtr, ytr, Xte, yte = _ripley_draw(r["setting"], r["draw"])
+            est = LSSVMClassifier(**r["params"])
+        else:
+            Xtr, ytr = sinc(100, noise=0.1, random_state=r["draw"])
+            Xte = np.linspace(-10, 10, 1000)[:, None]
+            yte = np.sinc(Xte[:, 0] / np.pi)
+            est = LSSVMRegressor(**r["params"])
+        Xp, Xv, yp, yv = train_test_split(
+            Xtr, ytr, test_size=0.2, random_state=r["draw"],
+            stratify=ytr if classification else None)  # fmt: skip
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path = prune(est, Xp, yp, validation=(Xv, yv))
+        errs = []
+        for m in path.estimators:
+            pred = m.predict(Xte)
+            errs.append(float(np.mean(pred != yte)) if classification
+                        else float(np.sqrt(np.mean((pred - yte) ** 2))))  # fmt: skip
+        # classification: the share of each stage's points that stage 0 misclassifies
+        # (pruning by |alpha_k| = gamma |e_k| keeps the worst-fitted points last)
+        missed = None
+        if classification:
+            wrong = path.estimators[0].predict(Xp) != yp
+            missed = [float(np.mean(wrong[sup])) for sup in path.support]
+        sig = path.last_before(0.05)
+        drop = np.flatnonzero(path.scores < path.scores[0])
+        zero_tol = int(drop[0]) - 1 if len(drop) else len(errs) - 1
+        out.append(dict(data=r["data"], setting=r["setting"], draw=r["draw"],
+                        n_support=[int(v) for v in path.n_support], test_error=errs,
+                        val_score=[float(v) for v in path.scores],
+                        p_values=[float(v) for v in path.p_values],
+                        stage0_missed=missed, significance_stage=sig, zero_tolerance_stage=zero_tol,
+                        oracle_stage=int(np.argmin(errs)), n_train=len(yp),
+                        n_validation=len(yv)))  # fmt: skip
+        print(f"{r['data']} {r['setting']} {r['draw']}: stage0 {errs[0]:.3f}, "
+              f"sign test {errs[sig]:.3f}/{path.n_support[sig]}, zero-tol "
+              f"{errs[zero_tol]:.3f}/{path.n_support[zero_tol]}, oracle "
+              f"{min(errs):.3f}/{path.n_support[int(np.argmin(errs))]}", flush=True)
+    return out
+
+
+def _best_gain(Phi, t, idx, alpha_a, noise):
+    """The largest evidence gain of one add / delete / re-estimate action
+    [C8 §8.7.3] at the state (idx, alpha_a, noise), the noise held fixed."""
+    beta = 1.0 / noise
+    Pa = Phi[:, idx]
+    Sigma = np.linalg.inv(np.diag(alpha_a) + beta * Pa.T @ Pa)  # [C8 8.7.5]
+    PP = Phi.T @ Pa
+    S = beta * np.einsum("ij,ij->j", Phi, Phi) - beta**2 * np.einsum(
+        "ma,ab,mb->m", PP, Sigma, PP)
+    Q = beta * (Phi.T @ t) - beta**2 * PP @ (Sigma @ (Pa.T @ t))
+    alpha = np.full(Phi.shape[1], np.inf)
+    alpha[idx] = alpha_a
+    s, q = S.copy(), Q.copy()
+    inn = np.isfinite(alpha)
+    s[inn] = alpha[inn] * S[inn] / (alpha[inn] - S[inn])
+    q[inn] = alpha[inn] * Q[inn] / (alpha[inn] - S[inn])
+    theta = q**2 - s
+
+    def ell(a):
+        return 0.5 * (np.log(a) - np.log(a + s) + q**2 / (a + s))
+
+    new = np.where(theta > 0, s**2 / np.where(theta > 0, theta, 1.0), np.inf)
+    l_new = np.where(np.isfinite(new), ell(np.where(np.isfinite(new), new, 1.0)), 0.0)
+    l_old = np.where(inn, ell(np.where(inn, alpha, 1.0)), 0.0)
+    gain = l_new - l_old
+    return float(np.max(gain)), int(np.sum((theta > 0) != inn))
+
+
+def solver_stationarity(N=1000, seeds=(0, 1, 2)):
+    """Fast against re-estimation on several noise seeds: evidence, noise, the
+    relevance vectors each keeps, and the best single-action gain left at each end
+    point (the fast solver's rule evaluated at both)."""
+    rows = []
+    for seed in seeds:
+        X, y = sinc(N, noise=0.1, random_state=seed)
+        Phi = np.column_stack([np.ones(N), RBF(SINC_WIDTH)(X)])
+        noise0 = 0.1 * np.var(y)
+        row = {"seed": seed}
+        ends = {}
+        for name in ("fast", "em"):
+            if name == "fast":
+                out = _fast_regression(Phi, y, noise0, True, 100000, 1e-6, lambda: 0.0)
+            else:
+                out = _em_regression(Phi, y, noise0, True, 100000, 1e-6, 1e9, lambda: 0.0)
+            idx, alpha_a, noise = out[0], out[1], out[4]
+            gain, n_wrong = _best_gain(Phi, y, idx, alpha_a, noise)
+            ends[name] = set(int(i) for i in idx)
+            row[name] = dict(evidence=float(out[5][-1]), noise_sd=float(np.sqrt(noise)),
+                             n_relevance=int(len(idx)), converged=bool(out[7]),
+                             best_single_gain=gain, n_theta_sign_mismatch=n_wrong)  # fmt: skip
+        row["shared_basis"] = len(ends["fast"] & ends["em"])
+        rows.append(row)
+        print(f"seed {seed}: " + ", ".join(
+            f"{k} L={row[k]['evidence']:.2f} sd={row[k]['noise_sd']:.4f} "
+            f"m={row[k]['n_relevance']} gain={row[k]['best_single_gain']:.2e} "
+            f"mismatch={row[k]['n_theta_sign_mismatch']}" for k in ("fast", "em"))
+            + f", shared {row['shared_basis']}", flush=True)
+    return rows
+
+
+TIPPING_C = list(np.logspace(-1, 3, 9))
+
+
+def tipping_subsets(n_subsets, n_train=100):
+    """Tipping's (2001) Ripley protocol as we recall it (not in our seeds): 100
+    points drawn at random from the 250 training points, RBF width r = 0.5 for RVM
+    and SVM, the SVM's C by cross-validation; test on the 1000. Also the SVM at
+    that width on all 250 points (C by 5-fold CV, seeds of the folds)."""
+    Xa, ya = load_ripley("train")
+    Xb, yb = load_ripley("test")
+    rows = []
+    for s in range(n_subsets):
+        idx = np.random.default_rng(s).choice(len(ya), n_train, replace=False)
+        X, y = Xa[idx], ya[idx]
+        rvm = RVMClassifier(sigma2=TIPPING_WIDTH).fit(X, y)
+        folds = StratifiedKFold(5, shuffle=True, random_state=s)
+        g = _search(SVC(kernel="rbf", gamma=1 / TIPPING_WIDTH), {"C": TIPPING_C},
+                    folds, "accuracy", X, y)  # fmt: skip
+        svm = g.best_estimator_
+        rows.append(dict(subset=s, n_train=n_train,
+                         rvm_error=float(np.mean(rvm.predict(Xb) != yb)),
+                         rvm_vectors=int(rvm.n_relevance_),
+                         svm_error=float(np.mean(svm.predict(Xb) != yb)),
+                         svm_vectors=int(len(svm.support_)), svm_C=float(svm.C)))  # fmt: skip
+        print(f"subset {s}: RVM {rows[-1]['rvm_error']:.3f}/{rows[-1]['rvm_vectors']}, "
+              f"SVM {rows[-1]['svm_error']:.3f}/{rows[-1]['svm_vectors']} "
+              f"(C={svm.C:g})", flush=True)
+    full = []
+    for s in range(5):
+        folds = StratifiedKFold(5, shuffle=True, random_state=s)
+        g = _search(SVC(kernel="rbf", gamma=1 / TIPPING_WIDTH), {"C": TIPPING_C},
+                    folds, "accuracy", Xa, ya)  # fmt: skip
+        svm = g.best_estimator_
+        full.append(dict(fold_seed=s, svm_error=float(np.mean(svm.predict(Xb) != yb)),
+                         svm_vectors=int(len(svm.support_)), svm_C=float(svm.C)))  # fmt: skip
+    return dict(subsets=rows, svm_full=full, c_grid=TIPPING_C)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000])
@@ -286,12 +459,26 @@ def main(argv=None):
     p.add_argument("--gap", type=float, default=0.1)
     p.add_argument("--n-draws", type=int, default=5)
     p.add_argument("--skip-solvers", action="store_true")
+    p.add_argument("--diagnostics-only", action="store_true",
+                   help="keep the file's solver and comparison parts; (re)compute the "
+                   "pruning paths and the 100-point Tipping subsets")
+    p.add_argument("--n-subsets", type=int, default=10)
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "rvm.json")
     args = p.parse_args(argv)
     print_environment()
     # a full run replaces the file; --skip-solvers keeps its solver part
     resume = args.skip_solvers and args.out.exists()
     results = json.loads(args.out.read_text()) if resume else {}
+    if args.diagnostics_only:
+        results = json.loads(args.out.read_text())
+        with threadpool_limits(limits=1, user_api="blas"):
+            results["pruning_paths"] = pruning_paths(results["compare"])
+            results["tipping_subsets"] = tipping_subsets(args.n_subsets)
+            results["solver_stationarity"] = solver_stationarity()
+        stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        print(f"wrote {args.out}")
+        return
     with threadpool_limits(limits=1, user_api="blas"):
         if not args.skip_solvers:
             results["solvers"] = solver_runs(args.sizes, args.repeats, args.em_cap,
@@ -301,6 +488,9 @@ def main(argv=None):
         rows, fixed = compare_runs(args.n_draws)
     results["compare"] = rows
     results["ripley_tipping_width"] = fixed
+    results["pruning_paths"] = pruning_paths(rows)
+    results["tipping_subsets"] = tipping_subsets(args.n_subsets)
+    results["solver_stationarity"] = solver_stationarity()
     results["settings"] = dict(widths=WIDTHS, reg_grid=REG_GRID, eps_grid=EPS_GRID,
                                sinc_width=SINC_WIDTH, n_draws=args.n_draws)  # fmt: skip
     stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
