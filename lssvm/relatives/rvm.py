@@ -27,8 +27,9 @@ Two optimisers of the same :math:`\mathcal{L}` are implemented.
   separates as :math:`\mathcal{L} = \mathcal{L}(\alpha_{-i}) + \ell(\alpha_i)`,
 
   .. math:: \ell(\alpha_i) = \tfrac12\Big(\log\alpha_i - \log(\alpha_i + s_i)
-            + \frac{q_i^2}{\alpha_i + s_i}\Big),\quad
-            s_i = \phi_i^T C_{-i}^{-1}\phi_i,\ q_i = \phi_i^T C_{-i}^{-1} t,
+            + \frac{q_i^2}{\alpha_i + s_i}\Big),
+
+  with :math:`s_i = \phi_i^T C_{-i}^{-1}\phi_i` and :math:`q_i = \phi_i^T C_{-i}^{-1} t`,
 
   maximised at :math:`\alpha_i = s_i^2/(q_i^2 - s_i)` if :math:`\theta_i = q_i^2 -
   s_i > 0`, else at :math:`\alpha_i = \infty` (basis i out of the model). The
@@ -516,8 +517,8 @@ class RVMRegressor(RegressorMixin, _RVMBase):
     intercept_ : float
         Posterior mean of the bias weight (0 when absent or pruned).
     alpha_ : ndarray of shape (n_relevance,)
-        Prior precisions of the relevance vectors' weights; intercept_alpha_ the
-        bias's (inf when pruned).
+        Prior precisions of the relevance vectors' weights; ``intercept_alpha_``
+        the bias's (inf when pruned).
     noise_variance_ : float
         sigma^2 = 1 / beta at the end.
     covariance_ : ndarray of shape (m, m)
