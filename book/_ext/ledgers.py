@@ -24,15 +24,10 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
 
+from lssvm.report import VERDICTS  # the one list of verdicts
+
 logger = logging.getLogger(__name__)
 
-VERDICTS = (
-    "reproduced",
-    "reproduced qualitatively",
-    "erratum in source",
-    "not reproduced",
-    "not attempted",
-)
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
 OPEN_HEADER = ["Chapter", "Item", "Verdict", "Cause"]  # values: in the chapter's ledger
 
