@@ -640,6 +640,44 @@ def best_counts(per_split_by_set):
     return pd.DataFrame(out).T.loc[methods].astype(int)
 
 
+def bootstrap_summary(per_split_by_set, rows, n_boot=2000, seed=0):
+    """Paired bootstrap over the splits: replicates of the AA and AR of ``rows``.
+
+    ``per_split_by_set``: {set: {row: per-split accuracies}}, every row on every set.
+    Each replicate redraws, per set, that set's splits with replacement: the same
+    draws for every row with the set's full count of splits (identical splits, so the
+    rows stay paired), separate draws for a row with fewer. Returns ``(aa, ar, means)``:
+    arrays (n_boot, rows) of AA and of AR (rank 1 the best per set, ties sharing the
+    mean rank, among ``rows``), and (n_boot, rows, sets) of the per-set means.
+    """
+    rng = np.random.default_rng(seed)
+    sets = list(per_split_by_set)
+    means = np.empty((n_boot, len(rows), len(sets)))
+    for j, name in enumerate(sets):
+        accs = [np.asarray(per_split_by_set[name][r], float) for r in rows]
+        k_max = max(len(a) for a in accs)
+        shared = rng.integers(0, k_max, size=(n_boot, k_max))
+        for i, a in enumerate(accs):
+            if len(a) == k_max:
+                index = shared
+            else:
+                index = rng.integers(0, len(a), size=(n_boot, len(a)))
+            means[:, i, j] = a[index].mean(axis=1)
+    ranks = stats.rankdata(-means, axis=1, method="average")
+    return means.mean(axis=2), ranks.mean(axis=2), means
+
+
+def order_share(values, i, j, higher=True):
+    """Share of bootstrap replicates (rows of ``values``) in which column i beats
+    column j: higher if ``higher`` (AA), lower otherwise (AR); ties count half."""
+    a, b = values[:, i], values[:, j]
+    wins = (a > b) if higher else (a < b)
+    return float(np.mean(wins + 0.5 * (a == b)))
+
+
+ORDER_LEVEL = 0.975  # an order is resolved when it holds in 97.5% of the replicates
+
+
 def best_rows(means):
     """{set: [rows with the highest mean on that set]} (several when tied)."""
     return {s: list(means.index[means[s] == means[s].max()]) for s in means.columns}

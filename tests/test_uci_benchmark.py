@@ -83,3 +83,19 @@ def test_paper_best_counts_match_printed_means():
                 assert best["pid"] == ["Pol LS-SVM_F"]
                 continue
             assert sum(row in rows for rows in best.values()) >= 1, row
+
+
+def test_bootstrap_keeps_rows_paired():
+    rng = np.random.default_rng(1)
+    noise = {s: 5 * rng.standard_normal(10) for s in ("s1", "s2", "s3")}
+    # "b" is "a" minus 0.5 on every split: unresolvable unpaired, certain when paired
+    per_split = {s: {"a": 80 + e, "b": 79.5 + e} for s, e in noise.items()}
+    aa, ar, means = uci.bootstrap_summary(per_split, ["a", "b"], n_boot=500)
+    assert aa.shape == ar.shape == (500, 2) and means.shape == (500, 2, 3)
+    assert uci.order_share(aa, 0, 1) == 1.0
+    assert uci.order_share(ar, 0, 1, higher=False) == 1.0
+    np.testing.assert_allclose(ar.sum(axis=1), 3.0)  # ranks 1 and 2 on each set
+    # a row with fewer splits draws on its own: still finite, still 2 columns
+    per_split["s1"]["b"] = per_split["s1"]["b"][:3]
+    aa, _, _ = uci.bootstrap_summary(per_split, ["a", "b"], n_boot=200)
+    assert np.isfinite(aa).all() and uci.order_share(aa, 0, 1) > 0.5
