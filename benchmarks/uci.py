@@ -60,8 +60,8 @@ ones came from a later pass, one set per command, adu left to the adu pass::
     .venv/bin/python benchmarks/uci.py --n-rand 8 --sets led \
         --methods "SVC (SMO, RBF, MOC)" "SVC (SMO, linear, MOC)"
 
-(led's MOC rows stop at 8 randomizations (passes of 3, 5, then 8): about 100 s of fitting per split for
-the two, beyond this pass's budget.)
+(led's MOC rows stop at 8 randomizations, made in passes of 3, 5 and 8: about 60 s
+of fitting per split for the two, the rest was beyond this pass's time.)
 
 Options: ``--sets iri hea`` (default: every set), ``--methods`` (names, or the groups
 ``reference`` and ``lssvm``), ``--n-rand``, ``--seed``, ``--out``.
