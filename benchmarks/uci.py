@@ -67,6 +67,23 @@ with 3, Pol LS-SVM_F none (split 0 ran over 4.5 minutes before it was stopped, i
 the final fit at N = 33000; a stack sample found it in numpy's slow ``power`` path,
 which negative bases x^T z + tau take: 123 against 4.8 ns per cubed value).
 
+The SVC rows "SVC (SMO, linear)" (every set; the paper's "Lin SVM" and "Lin SVM
+(1vs1)") and "SVC (SMO, RBF, MOC)" / "SVC (SMO, linear, MOC)" (multiclass sets; one
+tuned SVC per bit of the LS-SVMs' MOC code, :class:`CodedBinaryClassifier`) belong
+to the ``reference`` group, so the first command above makes them too. The committed
+ones came from a later pass, one set per command, adu left to the adu pass::
+
+    .venv/bin/python benchmarks/uci.py --n-rand 10 --methods "SVC (SMO, linear)" \
+        "SVC (SMO, RBF, MOC)" "SVC (SMO, linear, MOC)" --sets <one of acr bld gcr hea
+        ion pid snr ttt wbc bal cmc ims iri veh wav win>
+    .venv/bin/python benchmarks/uci.py --n-rand 10 --sets led \
+        --methods "SVC (SMO, linear)"
+    .venv/bin/python benchmarks/uci.py --n-rand 8 --sets led \
+        --methods "SVC (SMO, RBF, MOC)" "SVC (SMO, linear, MOC)"
+
+(led's MOC rows stop at 8 randomizations, made in passes of 3, 5 and 8: about 60 s
+of fitting per split for the two, the rest was beyond this pass's time.)
+
 Options: ``--sets iri hea`` (default: every set), ``--methods`` (names, or the groups
 ``reference`` and ``lssvm``), ``--n-rand``, ``--seed``, ``--out``.
 """
@@ -105,6 +122,7 @@ from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
 from lssvm import LSSVMClassifierCV
+from lssvm import multiclass as mc
 from lssvm.datasets import (
     BINARY_SETS,
     MULTICLASS_SETS,
@@ -255,15 +273,23 @@ CODINGS = {"MOC": "moc", "1vs1": "ovo"}
 REFERENCE_METHODS = (
     "SVC (SMO, RBF)", "LDA", "QDA (reg. 0.01)", "Logit", "CART-entropy (C4.5 stand-in)",
     "oneR", "IB1 (1-NN)", "IB10 (10-NN)", "NB_k (KDE)", "NB_n (Gaussian)", "Maj. Rule",
+    "SVC (SMO, linear)", "SVC (SMO, RBF, MOC)", "SVC (SMO, linear, MOC)",
 )  # fmt: skip
+# SVMs with a minimum output code (one tuned binary SVC per bit): multiclass sets only.
+MOC_SVMS = {"SVC (SMO, RBF, MOC)", "SVC (SMO, linear, MOC)"}
 PAPER_ROW = {
     "SVC (SMO, RBF)": "RBF SVM", "QDA (reg. 0.01)": "QDA",
     "CART-entropy (C4.5 stand-in)": "C4.5", "IB1 (1-NN)": "IB1",
     "IB10 (10-NN)": "IB10", "NB_k (KDE)": "NB_k", "NB_n (Gaussian)": "NB_n",
+    "SVC (SMO, linear)": "Lin SVM", "SVC (SMO, RBF, MOC)": "RBF SVM (MOC)",
+    "SVC (SMO, linear, MOC)": "Lin SVM (MOC)",
 }  # fmt: skip
 # Methods tuned on adu on an ADU_SUBSAMPLE-point subsample of the training part, then
 # fitted with the chosen hyper-parameters on all of it (:func:`run_adu_subsampled`).
-SUBSAMPLED = {"SVC (SMO, RBF)", "NB_k (KDE)", *LSSVM_METHODS}
+SUBSAMPLED = {
+    "SVC (SMO, RBF)", "SVC (SMO, linear)", "SVC (SMO, linear, MOC)", "NB_k (KDE)",
+    *LSSVM_METHODS,
+}  # fmt: skip
 # ... except these, fitted on the subsample too: NB_k predicts with N_train x N_test x n
 # kernel values (at N_train = 33000 one split ran over 165 s before it was stopped).
 ADU_FIT_ON_SUBSAMPLE = {"NB_k (KDE)"}
@@ -283,14 +309,16 @@ def methods_for(name):
     lssvm = [m for m in LSSVM_METHODS if name == "adu" or not m.startswith("RBF")]
     if name in MULTICLASS:
         lssvm = [f"{m} ({c})" for c in CODINGS for m in lssvm]
-    return lssvm + list(REFERENCE_METHODS)
+    multiclass = name in MULTICLASS
+    reference = [m for m in REFERENCE_METHODS if multiclass or m not in MOC_SVMS]
+    return lssvm + reference
 
 
 def paper_row(method, table):
     """The paper's row that our row ``method`` reproduces in ``table``."""
     row = PAPER_ROW.get(method, method)
-    if table == "3.4" and row == "RBF SVM":
-        return "RBF SVM (1vs1)"  # scikit-learn's SVC is one-versus-one
+    if table == "3.4" and row in ("RBF SVM", "Lin SVM"):
+        return f"{row} (1vs1)"  # scikit-learn's SVC is one-versus-one
     return row
 
 
@@ -379,24 +407,127 @@ class OneR(ClassifierMixin, BaseEstimator):
         return self.classes_[self.rule_[bins]]
 
 
+# --------------------------------------------------------------------------------------
+# SVMs (libsvm's SMO): the paper's RBF / Lin SVM rows, one-versus-one and MOC.
+# --------------------------------------------------------------------------------------
+SVC_KERNEL = {
+    "SVC (SMO, RBF)": "rbf", "SVC (SMO, linear)": "linear",
+    "SVC (SMO, RBF, MOC)": "rbf", "SVC (SMO, linear, MOC)": "linear",
+}  # fmt: skip
+RBF_C_GRID = (0.1, 1, 10, 100, 1000)
+RBF_GAMMA_FACTORS = (0.01, 0.1, 1, 10)  # gamma = g / n, sigma2 = n / g
+# Linear SVC on standardised inputs: C over five decades. libsvm's SMO needs millions
+# of iterations at C = 100 on sets that are far from linearly separable (ttt: 3.7 s
+# for 10^6 iterations, unconverged), so each solve stops after LINEAR_MAX_ITER
+# iterations (a ConvergenceWarning, counted in the split's params).
+LINEAR_C_GRID = (0.001, 0.01, 0.1, 1, 10, 100)
+LINEAR_MAX_ITER = 100_000
+
+
+def svc_search(kernel, n_features):
+    """SVC with its hyper-parameters chosen by 10-fold stratified CV (GridSearchCV).
+
+    RBF: C in :data:`RBF_C_GRID`, gamma = g / n for g in :data:`RBF_GAMMA_FACTORS`.
+    Linear: C in :data:`LINEAR_C_GRID`, at most :data:`LINEAR_MAX_ITER` SMO steps.
+    """
+    folds = StratifiedKFold(10)
+    if kernel == "rbf":
+        grid = {
+            "C": list(RBF_C_GRID),
+            "gamma": [g / n_features for g in RBF_GAMMA_FACTORS],
+        }
+        return GridSearchCV(SVC(kernel="rbf"), grid, cv=folds)
+    if kernel == "linear":
+        svc = SVC(kernel="linear", max_iter=LINEAR_MAX_ITER)
+        return GridSearchCV(svc, {"C": list(LINEAR_C_GRID)}, cv=folds)
+    raise ValueError(f"kernel must be 'rbf' or 'linear'; got kernel={kernel!r}.")
+
+
+class CodedBinaryClassifier(ClassifierMixin, BaseEstimator):
+    """Any binary classifier on the bits of an output code of :mod:`lssvm.multiclass`.
+
+    The code is ``lssvm.multiclass.codebook(M, coding)`` with class i the i-th of the
+    sorted labels (``classes_``), as ``LSSVMClassifier`` / ``LSSVMClassifierCV`` build
+    it: for ``coding="moc"`` class i's codeword is the binary expansion of i. One clone
+    of ``estimator`` is fitted per bit on that bit's rows (code entry -1 or +1) with
+    labels -1 / +1, so a tuning ``estimator`` (``GridSearchCV``) tunes each bit on its
+    own binary problem. Prediction: ``lssvm.multiclass.decode(F, C, "hamming")`` of the
+    bits' ``decision_function`` values F (> 0: +1): the codeword nearest to sign(F)
+    in Hamming distance; a tie goes to the smaller sum over bits of (C_ij - F_j)^2,
+    then to the first class.
+    """
+
+    def __init__(self, estimator, coding="moc"):
+        self.estimator = estimator
+        self.coding = coding
+
+    def fit(self, X, y):
+        self.classes_, index = np.unique(y, return_inverse=True)
+        self.codebook_ = mc.codebook(len(self.classes_), self.coding)
+        Y = mc.encode(index, self.codebook_)
+        self.estimators_ = []
+        for j in range(Y.shape[1]):
+            rows = Y[:, j] != 0
+            model = clone(self.estimator).fit(X[rows], Y[rows, j])
+            if list(model.classes_) != [-1, 1]:
+                raise ValueError(
+                    f"bit {j}: expected classes [-1, 1]; got {model.classes_.tolist()}."
+                )
+            self.estimators_.append(model)
+        return self
+
+    def decision_function(self, X):
+        """Bit outputs F, shape (n_samples, n_bits); F_j > 0 means bit j is +1."""
+        return np.column_stack([m.decision_function(X) for m in self.estimators_])
+
+    def predict(self, X):
+        index = mc.decode(self.decision_function(X), self.codebook_, "hamming")
+        return self.classes_[index]
+
+
+def fit_svm(method, X, y):
+    """A new SVC row (linear 1vs1, RBF or linear MOC) fitted on (X, y): (model, params).
+
+    ``params``: the chosen C (and gamma) -- one dict per bit under ``"bits"`` for MOC,
+    with each bit's CV accuracy -- and ``convergence_warnings`` out of ``fits`` libsvm
+    solves (every CV fold of every grid point, and the refits).
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model = make_reference(method, X.shape[1]).fit(X, y)
+    searches = model.estimators_ if method in MOC_SVMS else [model]
+    fits = sum(len(s.cv_results_["params"]) * s.n_splits_ + 1 for s in searches)
+    if method in MOC_SVMS:
+        params = {
+            "bits": [dict(s.best_params_) for s in searches],
+            "cv_scores": [float(s.best_score_) for s in searches],
+        }
+    else:
+        params = dict(model.best_params_)
+    params["convergence_warnings"] = sum(
+        issubclass(w.category, ConvergenceWarning) for w in caught
+    )
+    params["fits"] = fits
+    return model, params
+
+
 def make_reference(method, n_features):
     """The scikit-learn stand-in for a reference method (inputs already scaled).
 
-    SVC: RBF, (C, gamma) by 10-fold CV over C in {0.1, 1, 10, 100, 1000} and
-    gamma = g / n, g in {0.01, 0.1, 1, 10} (sigma2 = n / g); libsvm's SMO solver,
-    one-versus-one for several classes. QDA: covariances shrunk by 1% towards the
+    SVC: libsvm's SMO solver, tuned by 10-fold CV (:func:`svc_search`); RBF: C in
+    {0.1, 1, 10, 100, 1000}, gamma = g / n, g in {0.01, 0.1, 1, 10} (sigma2 = n / g);
+    linear: C in {0.001, ..., 100}. One-versus-one for several classes (SVC's own),
+    or, for the MOC rows, one tuned SVC per bit of the LS-SVMs' minimum output code
+    (:class:`CodedBinaryClassifier`). QDA: covariances shrunk by 1% towards the
     identity (reg_param=0.01), or small classes make them singular. Logit: weakly
     regularised (C=100), so separable sets still have a solution. C4.5 stand-in:
     CART with the entropy criterion, min_samples_leaf in {1, 2, 5, 10, 20, 50} by
     10-fold CV (C4.5 prunes by error estimates instead).
     """
     folds = StratifiedKFold(10)
-    if method == "SVC (SMO, RBF)":
-        grid = {
-            "C": [0.1, 1, 10, 100, 1000],
-            "gamma": [g / n_features for g in (0.01, 0.1, 1, 10)],
-        }
-        return GridSearchCV(SVC(kernel="rbf"), grid, cv=folds)
+    if method in SVC_KERNEL:
+        search = svc_search(SVC_KERNEL[method], n_features)
+        return CodedBinaryClassifier(search, "moc") if method in MOC_SVMS else search
     if method == "CART-entropy (C4.5 stand-in)":
         tree = DecisionTreeClassifier(criterion="entropy", random_state=0)
         grid = {"min_samples_leaf": [1, 2, 5, 10, 20, 50]}
@@ -584,7 +715,9 @@ def run_split(name, method, X, y, split, r):
     Xtr, Xte = scaler.transform(X[train]), scaler.transform(X[test])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if method in REFERENCE_METHODS:
+        if method in SVC_KERNEL and method != "SVC (SMO, RBF)":
+            model, params = fit_svm(method, Xtr, y[train])
+        elif method in REFERENCE_METHODS:
             model = make_reference(method, X.shape[1]).fit(Xtr, y[train])
             params = getattr(model, "best_params_", {})
         else:
