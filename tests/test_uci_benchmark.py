@@ -82,3 +82,24 @@ def test_fit_lssvm_records_every_pair(monkeypatch):
     assert (params["degree"], params["tau"]) == (best["degree"], 1.0 if
                                                  best["tau"] == "1" else 2.0)
     assert best["test_accuracy"] == np.mean(model.predict(X[30:]) == y[30:])
+
+
+def test_headline_per_set_keeps_the_splits_that_ran():
+    h = uci.poly_degree_summary(_results(), sets=("a", "b"))["headline"]["Pol LS-SVM"]
+    per_set = h[(10, "n")]["per_set"]
+    assert (per_set["a"]["n"], per_set["b"]["n"]) == (2, 1)
+    assert per_set["a"]["mean"] == pytest.approx(85.0)
+    assert per_set["b"]["mean"] == pytest.approx(60.0)
+
+
+def test_lu_solver_matches_the_package_on_a_well_posed_kernel():
+    from lssvm import LSSVMClassifier
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 3))
+    y = np.where(X[:, 0] + X[:, 1] ** 2 > 1, 1.0, -1.0)
+    K = (X @ X.T + 1.0) ** 2
+    alpha, b = uci._lu_lssvm(K, y, 0.5)
+    ours = K @ alpha + b
+    clf = LSSVMClassifier(kernel="poly", degree=2, tau=1.0, gamma=0.5).fit(X, y)
+    np.testing.assert_allclose(ours, clf.decision_function(X), rtol=1e-6, atol=1e-8)
