@@ -103,3 +103,16 @@ def test_lu_solver_matches_the_package_on_a_well_posed_kernel():
     ours = K @ alpha + b
     clf = LSSVMClassifier(kernel="poly", degree=2, tau=1.0, gamma=0.5).fit(X, y)
     np.testing.assert_allclose(ours, clf.decision_function(X), rtol=1e-6, atol=1e-8)
+
+
+def test_lu_headline_averages_sets_per_split():
+    lu = {"runs": {
+        "a": {"d=10, tau=1": {"accuracies": [0.6, 0.7]}, "d=2, tau=1": {"accuracies": [0.8, 0.9]}},
+        "b": {"d=10, tau=1": {"accuracies": [0.8, None]}, "d=2, tau=1": {"accuracies": [1.0, 0.9]}},
+    }}  # fmt: skip
+    h = uci.poly_lu_headline(lu, sets=("a", "b"))
+    assert list(h) == [(2, "1"), (10, "1")]
+    assert h[(2, "1")]["mean"] == pytest.approx(90.0)
+    assert (h[(10, "1")]["n"], h[(10, "1")]["missing"]) == (1, 1)
+    assert h[(10, "1")]["mean"] == pytest.approx(70.0)
+    assert h[(10, "1")]["per_set"]["a"]["mean"] == pytest.approx(65.0)
