@@ -27,9 +27,10 @@ added by a second run, ``--codings moc-shared`` (about 10 minutes). The RBF LS-S
 rows (``moc-fisher``, ``ovo-fisher``: Fisher targets on every bit) were added for the
 five cheaper sets by ``--sets bal cmc iri veh win --codings moc-fisher ovo-fisher``
 (about 3 minutes), and ``ovo-fisher`` for ims, led and wav by ``--sets led ims wav
---codings ovo-fisher`` (about 10 minutes), and ``moc-fisher`` for ims by ``--sets ims
---codings moc-fisher`` (about 9 minutes, in two resumed passes); ``moc-fisher`` on led
-and wav is not run yet (about 23 minutes, the time of ``moc`` there). ``provenance``
+--codings ovo-fisher`` (about 10 minutes), ``moc-fisher`` for ims by ``--sets ims
+--codings moc-fisher`` (about 9 minutes, in two resumed passes), and ``moc-fisher`` for
+led and wav by ``--sets led wav --codings moc-fisher`` (about 28 minutes beside other
+jobs). Every variant now has 10 randomizations on all 8 sets. ``provenance``
 (``_common.stamp``) records command, date, commit and versions of each pass that
 wrote the file.
 """

@@ -159,6 +159,25 @@ class Linear(Kernel):
         return _row_sq_norms(self._prepare(X))
 
 
+def _power(G, degree):
+    """``G ** degree`` in place.
+
+    numpy's ``power`` takes a slow path for negative bases (about 60 ns a value against
+    5 ns for positive ones, measured by ``benchmarks/bench_poly_kernel.py``), and
+    ``x^T z + tau`` is negative for a large share of the pairs of standardised inputs.
+    For an integer degree above 2 we raise ``|G|`` and, for an odd degree, copy the sign
+    back; the result differs from ``np.power`` by at most one unit in the last place.
+    """
+    if degree == 2 or not float(degree).is_integer():
+        return np.power(G, degree, out=G)  # the square has no slow path
+    signs = G.copy() if degree % 2 else None  # one block, as the kernel's own
+    np.abs(G, out=G)
+    np.power(G, degree, out=G)
+    if signs is not None:
+        np.copysign(G, signs, out=G)
+    return G
+
+
 class Polynomial(Kernel):
     r"""Polynomial kernel :math:`K(x, z) = (x^T z + \tau)^d` (``degree`` d, ``tau``).
 
@@ -172,7 +191,7 @@ class Polynomial(Kernel):
     def _block(self, Xb, Z, sq_Xb, sq_Z, out):
         G = _inner(Xb, Z, out)
         G += self.tau
-        return np.power(G, self.degree, out=G)
+        return _power(G, self.degree)
 
     def diag(self, X):
         return (_row_sq_norms(self._prepare(X)) + self.tau) ** self.degree

@@ -145,6 +145,19 @@ def test_polynomial_matches_sklearn(xz):
     np.testing.assert_allclose(Polynomial(2, 0.7)(X, Z), expected, rtol=RTOL)
 
 
+@pytest.mark.parametrize("degree", range(1, 11))
+def test_polynomial_of_every_degree_keeps_the_sign_of_negative_bases(degree):
+    # the kernel raises |x^T z + tau| and puts the sign back (numpy's power is slow for
+    # negative bases): the values must be those of the plain power, signs included
+    rng = np.random.default_rng(degree)
+    X, Z = rng.standard_normal((30, 4)), rng.standard_normal((25, 4))
+    G = X @ Z.T + 0.5
+    assert (G < 0).mean() > 0.2
+    K = Polynomial(degree, 0.5)(X, Z)
+    np.testing.assert_allclose(K, G**degree, rtol=4e-16 * degree, atol=0)
+    assert np.array_equal(np.sign(K), np.sign(G) ** degree)
+
+
 def test_ard_with_equal_widths_equals_rbf(xz):
     X, Z = xz
     ard = ARDRBF(np.full(3, SIGMA2))
