@@ -1,8 +1,8 @@
 """Regenerate every file in benchmarks/results/, in order and resumably (``make reproduce``).
 
 Order (a later file may reuse an earlier one): ``table_3_3_fisher.json`` and
-``table_3_4.json`` (the RBF rows that ``uci.json`` reuses), ``uci.json`` (the three
-passes listed in ``uci.py``'s docstring), ``table_3_5_pruning.json``,
+``table_3_4.json`` (the RBF rows that ``uci.json`` reuses), ``uci.json`` (the passes
+listed in ``uci.py``'s docstring), ``uci_poly_lu.json``, ``table_3_5_pruning.json``,
 ``table_3_5_pruning_val50.json`` (reuses its tuned parameters),
 ``table_3_4_followup.json``, ``rls_svm_tables.json``, ``large_scale.json``,
 ``probability.json``, ``cg_hard_spectrum.json``, ``psvm.json``, ``relatives.json``,
