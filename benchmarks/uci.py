@@ -1228,11 +1228,9 @@ def _lu_lssvm(K, y, gamma):
     """(alpha, b) of the LS-SVM on +-1 targets, [S 3.24] solved by LU (no definiteness
     check: LAPACK's dgesv, as a general linear solve returns an answer however badly
     conditioned Omega + I/gamma is)."""
-    n = len(y)
-    A = np.empty((n + 1, n + 1))
-    A[0, 0], A[0, 1:], A[1:, 0] = 0.0, 1.0, 1.0
-    A[1:, 1:] = K
-    A[1:, 1:].flat[:: n + 1] += 1.0 / gamma
+    from lssvm.kkt import kkt_matrix
+
+    A = kkt_matrix(K, gamma, np.ones(len(y)))  # the package's [S 3.24] matrix
     sol = np.linalg.solve(A, np.concatenate([[0.0], y]))
     return sol[1:], sol[0]
 
