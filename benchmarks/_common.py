@@ -17,12 +17,16 @@ import scipy
 import sklearn
 from threadpoolctl import threadpool_info
 
+from lssvm.report import describe_machine, machine
+
 #: Fields every entry of a results file's "provenance" list carries
 #: (``tests/test_results_provenance.py`` checks them).
 PROVENANCE_FIELDS = (
     "command", "date", "commit", "python", "numpy", "scipy", "scikit-learn", "lssvm",
     "blas", "blas_threads", "wall_seconds",
 )  # fmt: skip
+#: Machine fields every entry written since 2026-11-26 carries (CPU model, cores, SIMD).
+MACHINE_FIELDS = ("cpu", "cores", "cpu_count", "simd", "machine_text")
 # When this process started (the scripts import this module first): a pass's wall time.
 _STARTED = time.perf_counter()
 _STARTED_AT = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -118,6 +122,9 @@ def provenance(argv=None):
             for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
         },
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
+        # CPU model, cores, SIMD level and BLAS kernel: a time means nothing without them
+        **{k: v for k, v in machine().items() if k not in ("blas", "blas_threads")},
+        "machine_text": describe_machine(),
         "wall_seconds": round(time.perf_counter() - _STARTED, 1),
     }
 
@@ -153,7 +160,7 @@ def open_table_results(out, paper, n_rand, seed):
         "n_rand": n_rand, "seed": seed, "search": "shrinking", "cv": 10,
         "test_size": "ceil(N/3)", "stratified": True, "standardized": True,
     }  # fmt: skip
-    results["machine"] = f"{platform.machine()}, {platform.python_version()}"
+    results["machine"] = describe_machine()
     return results, results.setdefault("runs", {})
 
 

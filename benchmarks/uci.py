@@ -117,7 +117,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import platform
 import sys
 import time
 import warnings
@@ -145,6 +144,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
+from lssvm.report import describe_machine
 from lssvm import LSSVMClassifierCV
 from lssvm import multiclass as mc
 from lssvm.datasets import (
@@ -825,7 +825,7 @@ def open_results(path, seed):
     protocol.update(
         adu_split=ADU_SPLIT, adu_solver=ADU_SOLVER, adu_nystrom_rank=ADU_NYSTROM_RANK
     )
-    results["machine"] = f"{platform.machine()}, {platform.python_version()}"
+    results["machine"] = describe_machine()
     results.setdefault("runs", {})
     return results
 

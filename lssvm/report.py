@@ -331,3 +331,183 @@ def _source_sha1(chapter: str) -> str | None:
     if path is None or not path.exists():
         return None
     return hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+# --- numbers measured on the machine ----------------------------------------------------
+#
+# A time, a throughput or a resident-memory peak depends on the machine that measured
+# it (one run of the book had an Intel CPU with AVX-512, the next an AMD EPYC where
+# numpy's exp ran ten times slower). The book therefore never asserts such a number:
+# it shows it with the machine (describe_machine) and computes the words around it
+# from the measurement and the spread of its repeats (compare_times), so that the
+# sentence is true wherever the book is built. A claim the argument needs as a fact
+# is quoted from a stored results file, whose provenance names its machine.
+
+
+def _cpu_model() -> str:
+    """The CPU's model name (/proc/cpuinfo on Linux, platform.processor elsewhere)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.lower().startswith(("model name", "hardware", "cpu model")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def _simd_level() -> str:
+    """The widest SIMD extension numpy found on this CPU ("AVX512_ICL", "X86_V3", ...)."""
+    try:
+        simd = np.show_config(mode="dicts").get("SIMD Extensions", {})
+    except (TypeError, AttributeError):  # numpy < 1.26 has no mode="dicts"
+        return "unknown"
+    found = list(simd.get("found") or []) or list(simd.get("baseline") or [])
+    return found[-1] if found else "unknown"
+
+
+def machine() -> dict:
+    """The machine a measurement ran on: CPU, cores, SIMD level and BLAS.
+
+    Returns a JSON-serialisable dict with ``cpu`` (model name), ``cores`` (the CPUs
+    this process may run on), ``cpu_count`` (all CPUs of the machine), ``simd`` (the
+    widest SIMD extension numpy dispatches to), ``blas`` (each loaded BLAS: library,
+    version, the kernel it selected) and ``blas_threads``. The benchmarks' results
+    files store it in their provenance; the chapters print it beside a live timing.
+    """
+    from threadpoolctl import threadpool_info
+
+    blas = [lib for lib in threadpool_info() if lib.get("user_api") == "blas"]
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return {
+        "cpu": _cpu_model(),
+        "cores": cores,
+        "cpu_count": os.cpu_count(),
+        "simd": _simd_level(),
+        "blas": [
+            f"{lib.get('internal_api')} {lib.get('version')}"
+            + (f" ({lib['architecture']} kernel)" if lib.get("architecture") else "")
+            for lib in blas
+        ],
+        "blas_threads": sorted({lib.get("num_threads") for lib in blas}),
+    }
+
+
+def describe_machine(info: dict | None = None) -> str:
+    """One line naming a machine: "AMD EPYC, 2 cores, AVX512_ICL, openblas 0.3.31 ...".
+
+    ``info`` is a dict from :func:`machine` (this machine when None), or a stored
+    provenance entry that has at least ``cpu`` or ``machine``.
+    """
+    info = machine() if info is None else info
+    if "cpu" not in info:  # a results file written before the CPU was recorded
+        return f"{info.get('machine', 'machine not recorded')} (CPU model not recorded)"
+    parts = [info["cpu"], f"{info.get('cores', '?')} cores"]
+    if info.get("simd"):
+        parts.append(info["simd"])
+    blas = info.get("blas") or []
+    threads = info.get("blas_threads") or []
+    if blas:
+        text = " and ".join(dict.fromkeys(blas))
+        if threads:
+            text += f", {'/'.join(str(t) for t in threads)} BLAS thread"
+            text += "" if threads == [1] else "s"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class TimeComparison:
+    """Two measured times compared in words that hold on the machine that measured them.
+
+    ``ratio`` is median(slow side) / median(fast side) as seen from ``name_a``:
+    ``ratio = median(b) / median(a)``, so ratio > 1 means ``a`` was faster.
+    ``lo`` and ``hi`` bound the same ratio over every pair of single runs; when the
+    interval contains 1 (or the ratio of medians is within 5% of 1) the two are
+    "about as fast" (within the spread of repeats).
+    """
+
+    name_a: str
+    name_b: str
+    median_a: float
+    median_b: float
+    ratio: float
+    lo: float
+    hi: float
+    n_a: int
+    n_b: int
+
+    @property
+    def verdict(self) -> str:
+        """"faster", "slower" or "about as fast" (``a`` against ``b``)."""
+        factor = self.ratio if self.ratio > 1 else 1.0 / self.ratio
+        if self.lo <= 1.0 <= self.hi or factor < 1.05:  # "1.0 times faster" says nothing
+            return "about as fast"
+        return "faster" if self.ratio > 1 else "slower"
+
+    @property
+    def a_faster(self) -> bool | None:
+        """True or False when the spread of repeats decides, else None."""
+        return {"faster": True, "slower": False}.get(self.verdict)
+
+    @property
+    def phrase(self) -> str:
+        """"2.3 times faster than", "about as fast as" or "1.4 times slower than"."""
+        if self.verdict == "about as fast":
+            return "about as fast as"
+        factor = self.ratio if self.ratio > 1 else 1.0 / self.ratio
+        return f"{factor:.1f} times {self.verdict} than"
+
+    @property
+    def spread(self) -> str:
+        """The evidence behind the words: medians, runs and the ratio's range."""
+        return (
+            f"median of {self.n_a} and {self.n_b} runs; the ratio ranges from "
+            f"{self.lo:.2f} to {self.hi:.2f} over pairs of single runs"
+        )
+
+    @property
+    def sentence(self) -> str:
+        """"matrix-free CG was 2.3 times faster than direct (median of 3 and 3 runs; ...)"."""
+        qualifier = " (within the spread of repeats)" if self.verdict == "about as fast" else ""
+        return (
+            f"{self.name_a} was {self.phrase} {self.name_b}{qualifier} ({self.spread})"
+        )
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+def compare_times(runs_a, runs_b, name_a: str = "A", name_b: str = "B") -> TimeComparison:
+    """Compare repeated timings of ``a`` and ``b`` (seconds, one or more runs each).
+
+    The words come from the numbers: ``a`` is "faster" only when it was faster in
+    every pair of single runs (the whole range of ratios lies above 1), "slower" when
+    it was slower in every pair, and "about as fast" otherwise. Use it for every live
+    timing a chapter puts into words, never an assert (see the module's notes).
+
+    >>> c = compare_times([1.0, 1.1, 0.9], [2.0, 2.2, 2.1], "CG", "direct")
+    >>> c.phrase, c.verdict
+    ('2.1 times faster than', 'faster')
+    >>> compare_times([1.0, 1.3], [1.1, 1.2]).phrase
+    'about as fast as'
+    """
+    a = np.atleast_1d(np.asarray(runs_a, dtype=float)).ravel()
+    b = np.atleast_1d(np.asarray(runs_b, dtype=float)).ravel()
+    for name, runs in ((name_a, a), (name_b, b)):
+        if runs.size == 0 or not np.all(np.isfinite(runs)) or np.any(runs <= 0):
+            raise ValueError(
+                f"compare_times: the runs of {name!r} must be positive finite seconds; "
+                f"got {runs.tolist()}."
+            )
+    median_a, median_b = float(np.median(a)), float(np.median(b))
+    return TimeComparison(
+        name_a=name_a, name_b=name_b, median_a=median_a, median_b=median_b,
+        ratio=median_b / median_a, lo=float(b.min() / a.max()), hi=float(b.max() / a.min()),
+        n_a=int(a.size), n_b=int(b.size),
+    )

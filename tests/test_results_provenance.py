@@ -83,3 +83,23 @@ def test_make_reproduce_regenerates_every_results_file():
     assert {step.file for step in steps} == {path.name for path in FILES}
     for step in steps:
         assert (ROOT / "benchmarks" / step.script).is_file(), step.script
+
+
+def test_stamp_records_the_machine():
+    """CPU model, cores, SIMD level and BLAS: a stored time names its machine."""
+    results: dict = {}
+    _common.stamp(results, ["benchmarks/bench_cv.py"])
+    entry = results["provenance"][0]
+    for field in _common.MACHINE_FIELDS:
+        assert entry.get(field) not in (None, "", [], {}), field
+    assert entry["cpu"] in entry["machine_text"] and "cores" in entry["machine_text"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_new_passes_record_the_machine(path):
+    """Every pass written from 2026-11-26 on (when the fields were added) has them."""
+    for i, entry in enumerate(json.loads(path.read_text())["provenance"]):
+        date = str(entry.get("date", ""))
+        if date[:1].isdigit() and date >= "2026-11-26":
+            missing = [f for f in _common.MACHINE_FIELDS if not entry.get(f)]
+            assert not missing, f"{path.name}, pass {i}: missing {missing}"
