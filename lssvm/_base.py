@@ -35,7 +35,7 @@ from .operators import KernelOperator, NystromPreconditioner
 from .solvers import NotPositiveDefiniteError, NumericalWarning, solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
-# near 2**22 entries (32 MB).
+# near 2**22 entries (8 x 2**22 bytes = 32 MiB).
 _PREDICT_BLOCK_ENTRIES = 2**22
 # Sparse formats accepted for X (linear, polynomial and RBF kernels).
 ACCEPT_SPARSE = ("csr", "csc")

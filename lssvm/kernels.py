@@ -12,9 +12,10 @@ product written straight into the output, then :math:`\|x\|^2 + \|z\|^2 - 2 x^T 
 and the elementwise map in place, in blocks of rows, with no temporaries.
 :meth:`Kernel.gram_lower` builds only the lower triangle of K(X, X), which is all a
 Cholesky factorisation reads. The products have an inner dimension of only
-n_features, so they run on one BLAS thread: otherwise the idle BLAS workers keep
-spinning after the build and slow down the factorisation that follows
-(``benchmarks/bench_fit.py`` measured about 20% on two cores).
+n_features (2 n_features flops per entry written), so they run on one BLAS thread:
+otherwise the idle BLAS workers keep spinning after the build and slow down the
+factorisation that follows (``benchmarks/bench_fit.py`` times the fit against a bare
+factorisation; measured figures in ``benchmarks/README.md``).
 
 Sources: Suykens et al. (2002), ch. 3, [S 3.13] and the kernels listed after [S 3.7];
 [VanGestel01] for the ARD weighting.
@@ -162,10 +163,11 @@ class Linear(Kernel):
 def _power(G, degree):
     """``G ** degree`` in place.
 
-    numpy's ``power`` takes a slow path for negative bases (about 60 ns a value against
-    5 ns for positive ones, measured by ``benchmarks/bench_poly_kernel.py``), and
-    ``x^T z + tau`` is negative for a large share of the pairs of standardised inputs.
-    For an integer degree above 2 we raise ``|G|`` and, for an odd degree, copy the sign
+    numpy's ``power`` takes a slow path for negative bases
+    (``benchmarks/bench_poly_kernel.py`` times it against the path below; the figures,
+    with their machine, are in ``benchmarks/README.md``), and ``x^T z + tau`` is
+    negative for a large share of the pairs of standardised inputs. For an integer
+    degree above 2 we raise ``|G|`` and, for an odd degree, copy the sign
     back; the result differs from ``np.power`` by at most one unit in the last place.
     """
     if degree == 2 or not float(degree).is_integer():

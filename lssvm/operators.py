@@ -54,8 +54,10 @@ class KernelOperator:
     K is computed tile by tile: for each tile :math:`K_{IJ}` with J <= I (blocks of
     ``block_size`` rows), :math:`K_{IJ} V_J` is added to rows I of the output and,
     below the diagonal, :math:`K_{IJ}^T V_I` to rows J. This uses the symmetry of K:
-    each kernel value is computed once per product (a full row-block product
-    computed twice as many and measured 1.9x slower at N = 20000).
+    each kernel value is computed once per product, :math:`N^2/2` in all (a full
+    row-block product would compute all :math:`N^2`, twice as many; the one
+    comparison measured is in ``benchmarks/README.md``, "Measurements formerly
+    quoted in docstrings").
 
     For RBF kernels a tile of exponents is one matrix product of augmented inputs,
     :math:`-\lVert x - z\rVert^2/w = [2x/w,\, -\lVert x\rVert^2/w,\, -1] \cdot
@@ -77,8 +79,8 @@ class KernelOperator:
     shift : float, default=0.0
         Added to the diagonal: ``shift=1/gamma`` gives H = K + I/gamma of [S 3.24].
     block_size : int, default=256
-        Tile edge b. Memory: one b x b tile (512 KiB at the default) and one partial
-        output per lane.
+        Tile edge b. Memory: one b x b tile (8 b^2 bytes, 512 KiB at the default) and
+        one partial output per lane.
     n_jobs : int, optional
         Threads; default the number of CPUs available to the process (at most
         N_LANES).

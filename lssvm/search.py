@@ -21,12 +21,15 @@ plus ``stage`` (0 for the initial grid, i for the i-th refinement).
 BLAS threads: a search runs many small products (per gamma and fold) and one
 eigendecomposition per kernel matrix. With several BLAS threads these thin products
 spend their time waking and synchronising the threads, and when another process
-keeps a core busy OpenBLAS's spinning threads collapse (closed-form CV over the
-book's grid measured 9.5 s with two threads against 1.0 s with one on a 2-core
-machine with one other busy process). Every search therefore runs with the BLAS
-libraries of numpy and scipy limited to :data:`SEARCH_BLAS_THREADS` threads (one;
-threadpoolctl, restored afterwards); set it to None to keep the process's setting.
-``benchmarks/bench_blas_threads.py`` measures both.
+keeps a core busy OpenBLAS's spinning threads collapse: each synchronisation waits
+for a thread that is not running, so the search can take several times as long as
+with one thread, while one thread gives up only the parallel part of the
+eigendecompositions. Every search therefore runs with the BLAS libraries of numpy
+and scipy limited to :data:`SEARCH_BLAS_THREADS` threads (one; threadpoolctl,
+restored afterwards); set it to None to keep the process's setting.
+``benchmarks/bench_blas_threads.py`` measures both settings, on an idle machine and
+beside one busy process; the figures, with their machines, are in
+``benchmarks/README.md``.
 
 Memory: the closed form holds about four N x N matrices (the kernel matrix and its
 eigendecomposition); their bytes are compared with the available memory before
@@ -62,6 +65,10 @@ __all__ = [
 ]
 
 # BLAS threads during a search (module docstring); None: leave the setting alone.
+# One: most of a search's BLAS calls are small per-gamma and per-fold products, for
+# which a second thread saves little even on an idle machine, and with one thread no
+# call waits for a descheduled sibling. Chosen by benchmarks/bench_blas_threads.py
+# (its runs are in benchmarks/README.md; it writes no results file).
 SEARCH_BLAS_THREADS = 1
 # N x N matrices the closed-form CV holds at its peak (K, sytrd, eigenvectors, kept U)
 _CV_MATRICES = 4

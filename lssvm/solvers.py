@@ -67,12 +67,19 @@ ESTIMATOR_SOLVERS = ("direct", "cg", "auto")  # the estimators' ``solver`` param
 STOPPING_RULES = ("residual", "energy")
 
 # solver="auto": the speed crossover. Beyond this many training points matrix-free CG
-# is chosen even when the N x N matrix would fit in memory. The direct solver's time
-# grows as N^3 (8000 points: 1.6-3.0 s; 20000: 23 s on 2 cores), CG's as N^2 per
-# iteration (20000 points, 8 iterations: 1.8 s, benchmarks/bench_large_scale.py); at
-# N = 15000 the direct solve costs about as much as 100 CG iterations, the count of
-# hard problems (narrow kernels, large gamma). Below it, "auto" is "direct" when the
-# matrix takes at most _memory.AUTO_MEMORY_FRACTION of the available memory.
+# is chosen even when the N x N matrix would fit in memory. The direct solver costs
+# N^2/2 kernel values and a Cholesky factorisation of N^3/3 flops; CG costs N^2/2
+# kernel values per iteration (KernelOperator recomputes them at every product), so
+# k iterations cost about k N^2/2. The two meet near N = 1.5 k t_kernel / t_flop
+# (t_kernel: the time of one kernel value, mostly its exp; t_flop: that of one flop of
+# the factorisation): linear in k and in a ratio that depends on the machine (SIMD
+# width of exp, BLAS). 15000 makes the direct solve cost about as much as k = 100
+# iterations, the order of a hard problem's count (the narrow kernel of
+# benchmarks/results/cg_hard_spectrum.json), on the machine of the stored runs of
+# benchmarks/bench_fit.py and benchmarks/bench_large_scale.py
+# (benchmarks/results/large_scale.json); benchmarks/README.md gives the arithmetic.
+# Below it, "auto" is "direct" when the matrix takes at most
+# _memory.AUTO_MEMORY_FRACTION of the available memory.
 AUTO_DIRECT_MAX_N = 15000
 # Landmarks of the Nystrom preconditioner used by the estimators' matrix-free CG.
 NYSTROM_MAX_RANK = 500
@@ -154,8 +161,10 @@ def choose_method(solver: str, n_samples: int) -> str:
     - memory: the N x N matrix of the direct solver (8 N^2 bytes) takes at most
       ``lssvm._memory.AUTO_MEMORY_FRACTION`` (one half) of the available memory
       (:func:`lssvm._memory.available_memory`);
-    - speed: N <= ``AUTO_DIRECT_MAX_N``, the crossover beyond which CG is faster
-      (read at each call, so assigning the module constant changes it).
+    - speed: N <= ``AUTO_DIRECT_MAX_N``, the crossover beyond which CG is expected
+      to be faster: the factorisation's N^3/3 flops grow faster than the N^2/2
+      kernel values of each CG iteration (read at each call, so assigning the
+      module constant changes it).
 
     >>> choose_method("auto", 100), choose_method("auto", 10**6)
     ('direct', 'cg')

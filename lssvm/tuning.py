@@ -30,8 +30,13 @@ Two strategies give :math:`H^{-1}` for a grid of gammas at one kernel matrix:
 - ``"cholesky"``: :func:`lssvm.solvers.solve_bordered_kkt` per gamma, then the
   inverse from its Cholesky factor (LAPACK ``potri``).
 
-``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on, the
-crossover measured by ``benchmarks/bench_cv.py`` (N = 1000-2000, 2 cores). All
+``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on. The
+eigendecomposition is paid once (``sytrd``'s 4/3 N^3 flops, half of them in
+matrix-vector products), Cholesky per gamma (``potrf`` and ``potri``, N^3 flops in
+matrix-matrix products); both grow as N^3, so the crossover, a number of gammas,
+hardly depends on N, but it depends on the machine through the speed of
+matrix-vector against matrix-matrix products. ``benchmarks/bench_cv.py`` measures it
+(its runs, with their machines, are in ``benchmarks/README.md``). All
 per-gamma linear algebra uses scipy's BLAS and LAPACK, like the decomposition: numpy
 and scipy load separate OpenBLAS libraries, whose idle threads otherwise compete.
 
@@ -59,6 +64,9 @@ __all__ = [
     "EIGEN_MIN_GAMMAS",
 ]
 
+# "auto": eigen from this many gammas on (module docstring). Set from the crossover
+# that benchmarks/bench_cv.py measured (section [3] of its runs in
+# benchmarks/README.md; it writes no results file).
 EIGEN_MIN_GAMMAS = 4
 EIGEN_RTOL = 1e-15  # eigenvalues of K below this times ||K||_inf are round-off
 STRATEGIES = ("auto", "eigen", "cholesky")
