@@ -37,19 +37,26 @@ Each closed-form time is the minimum over ``--repeats`` interleaved rounds (each
 call after a 0.2 s idle gap). The naive timings are long (about 12 s at N = 1000 and
 65 s at N = 2000 on one core) and are taken in the first ``--naive-repeats`` rounds
 only (default 1). BLAS threads are pinned with threadpoolctl (``--threads``,
-default 1). Usage::
+default 1). With ``--out FILE`` the sections run are also written to FILE (merged into
+it when it exists: section 1 by N), every single timed run kept, with the pass's
+provenance and machine (``_common.stamp``; each record's ``pass`` is the index of its
+entry in the file's ``provenance`` list); ``make reproduce`` writes
+``benchmarks/results/bench_cv.json`` so (section 1 at N = 1000, three rounds of each
+method). Usage::
 
     .venv/bin/python benchmarks/bench_cv.py [--sizes 1000 2000] [--repeats 2]
         [--naive-repeats 1] [--threads 1] [--loo-size 2000] [--loo-sample 100]
-        [--loo-gammas 0.1 10 1000] [--sections cv loo crossover]
+        [--loo-gammas 0.1 10 1000] [--sections cv loo crossover] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 import numpy as np
-from _common import print_environment, timed
+from _common import print_environment, stamp, timed
 from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
@@ -172,6 +179,12 @@ def bench_cv(n, repeats, naive_repeats):
               f"{[f'{v:g}' for v in checked]}: max|d| = {worst:.1e} "
               f"(at gamma={g:g}, sigma2={s2:g})", flush=True)
     print(f"accuracies identical (<= {TOL:g}): {'yes' if ok else 'NO'}")
+    return {
+        "n_samples": n, "n_gammas": len(gammas), "n_sigma2s": len(sigma2s),
+        "n_folds": N_FOLDS, "seconds": times,  # every timed run, per method
+        "best_mean_accuracy": float(scores["naive"].mean(axis=2).max()),
+        "accuracies_identical": bool(ok),
+    }  # fmt: skip
 
 
 # -- 2. leave-one-out -----------------------------------------------------------------
@@ -222,6 +235,11 @@ def bench_loo(n, gammas, sample, repeats, naive_repeats):
         ok &= d <= TOL
         print(f"{s:>9} {t:>9.2f} {t_naive / t:>11.1f} {d:>24.1e}", flush=True)
     print(f"sampled held-out outputs agree (<= {TOL:g}): {'yes' if ok else 'NO'}")
+    return {
+        "n_samples": n, "sigma2": LOO_SIGMA2, "gammas": [float(g) for g in gammas],
+        "naive_sampled_refits_per_gamma": sample, "seconds": times,
+        "naive_seconds_estimated": t_naive, "outputs_agree": bool(ok),
+    }  # fmt: skip
 
 
 # -- 3. eigen / cholesky crossover ----------------------------------------------------
@@ -230,6 +248,7 @@ def bench_crossover(sizes, repeats):
           f"built beforehand; lssvm.tuning.EIGEN_MIN_GAMMAS = {EIGEN_MIN_GAMMAS}")
     header = (f"{'N':>6} {'n_gammas':>9} {'eigen s':>8} {'cholesky s':>11} "
               f"{'chol/eigen':>11} {'faster':>9} {'auto':>9}")
+    record = {}
     for n in sizes:
         X, y = make_data(n)
         yf = y.astype(np.float64)
@@ -265,6 +284,10 @@ def bench_crossover(sizes, repeats):
               f"{EIGEN_MIN_GAMMAS} on) picks the faster strategy "
               + ("at every n_gammas measured" if not wrong else
                  f"except at n_gammas {wrong}"), flush=True)
+        record[str(n)] = {"n_gammas": list(CROSS_N_GAMMAS),
+                          "eigen_seconds": times[:, 0].tolist(),
+                          "cholesky_seconds": times[:, 1].tolist()}
+    return record
 
 
 def main(argv=None):
@@ -285,20 +308,40 @@ def main(argv=None):
                         default=[0.1, 10.0, 1000.0], help="gammas of section 2")
     parser.add_argument("--sections", nargs="+", default=["cv", "loo", "crossover"],
                         choices=["cv", "loo", "crossover"])
+    parser.add_argument("--out", type=Path, default=None,
+                        help="also write the results (merged into FILE if it exists)")
     args = parser.parse_args(argv)
+    results = (json.loads(args.out.read_text())
+               if args.out is not None and args.out.exists() else {})
 
     with threadpool_limits(limits=args.threads, user_api="blas"):
         print_environment()
         print(f"repeats={args.repeats} (minimum time), naive-repeats="
               f"{args.naive_repeats}")
+        written = []  # this pass's records
         if "cv" in args.sections:
             for n in args.sizes:
-                bench_cv(n, args.repeats, args.naive_repeats)
+                written.append(bench_cv(n, args.repeats, args.naive_repeats))
+                results.setdefault("cv", {})[str(n)] = written[-1]
         if "loo" in args.sections:
-            bench_loo(args.loo_size, args.loo_gammas, args.loo_sample, args.repeats,
-                      args.naive_repeats)
+            written.append(bench_loo(args.loo_size, args.loo_gammas, args.loo_sample,
+                                     args.repeats, args.naive_repeats))
+            results["loo"] = written[-1]
         if "crossover" in args.sections:
-            bench_crossover(args.sizes, args.repeats)
+            written.append(bench_crossover(args.sizes, args.repeats))
+            results["crossover"] = written[-1]
+    if args.out is not None:
+        results["settings"] = {
+            "data": "x ~ N(0, I) in 2-D, labels sign(x1 x2 + 0.3 noise), rng seed 0",
+            "split": "StratifiedKFold(10), no shuffling", "threads": args.threads,
+            "timing": "each run after a 0.2 s idle gap; rounds interleaved",
+        }  # fmt: skip
+        stamp(results, argv=None if argv is None else ["benchmarks/bench_cv.py", *argv])
+        for record in written:  # the provenance entry (and machine) of each record
+            record["pass"] = len(results["provenance"]) - 1
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        print(f"-> {args.out}")
     return 0
 
 
