@@ -5,7 +5,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# Bit-stable numbers: one BLAS thread (TOOLING.md).
+# Bit-stable numbers: one BLAS thread (with two, OpenBLAS sums in a thread-dependent
+# order, and collapses 5-11x when the other core is busy).
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1

@@ -404,6 +404,8 @@ def describe_machine(info: dict | None = None) -> str:
     ``info`` is a dict from :func:`machine` (this machine when None), or a stored
     provenance entry that has at least ``cpu`` or ``machine``.
     """
+    if info is not None and info.get("machine_text"):  # a stored entry says it itself
+        return info["machine_text"]
     info = machine() if info is None else info
     if "cpu" not in info:  # a results file written before the CPU was recorded
         return f"{info.get('machine', 'machine not recorded')} (CPU model not recorded)"

@@ -50,7 +50,7 @@ HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_FALLBACK = Path("/usr/bin/chromium")
-# Verified headless flags (shared/TOOLING.md); the virtual time budget lets MathJax
+# Headless flags verified with Debian's chromium; the virtual time budget lets MathJax
 # finish typesetting before the DOM is dumped.
 CHROMIUM_FLAGS = (
     "--headless",

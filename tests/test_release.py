@@ -1,0 +1,46 @@
+"""The release files: one version, a license, a citation that agrees with the package."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import lssvm
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_version_has_one_source():
+    """pyproject.toml reads lssvm.__version__; CITATION.cff carries the same version."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'^dynamic = \["version"\]', pyproject, re.M)
+    assert not re.search(r'^version = "', pyproject, re.M)  # no typed version
+    assert 'version = { attr = "lssvm.__version__" }' in pyproject
+    cff = (ROOT / "CITATION.cff").read_text()
+    assert re.search(r"^version: (\S+)$", cff, re.M).group(1) == lssvm.__version__
+    assert not re.search(r"version \d+\.\d+", (ROOT / "book" / "intro.md").read_text())
+
+
+def test_license_and_citation_exist():
+    license_text = (ROOT / "LICENSE").read_text()
+    assert "BSD 3-Clause License" in license_text and "The lssvm developers" in license_text
+    assert 'license = { text = "BSD-3-Clause" }' in (ROOT / "pyproject.toml").read_text()
+    cff = (ROOT / "CITATION.cff").read_text()
+    assert cff.startswith("cff-version: 1.2.0") and "license: BSD-3-Clause" in cff
+    assert (ROOT / "CHANGELOG.md").read_text().startswith("# Changelog")
+
+
+def test_no_file_points_outside_the_repository():
+    """Facts are stated where they are used, never by a path into ../shared."""
+    found = []
+    for path in ROOT.rglob("*"):
+        if any(p in path.parts for p in (".git", ".venv", "_build", "node_modules")):
+            continue
+        if path.is_file() and path.suffix in (".py", ".md", ".toml", ".yml", ".cfg", ""):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+            if re.search(r"TOOLING\.md|\.\./shared|shared/reviews|shared/seeds", text):
+                found.append(str(path.relative_to(ROOT)))
+    assert found == ["tests/test_release.py"], found  # this test names the pattern
