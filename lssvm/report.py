@@ -409,7 +409,8 @@ def describe_machine(info: dict | None = None) -> str:
     info = machine() if info is None else info
     if "cpu" not in info:  # a results file written before the CPU was recorded
         return f"{info.get('machine', 'machine not recorded')} (CPU model not recorded)"
-    parts = [info["cpu"], f"{info.get('cores', '?')} cores"]
+    cores = info.get("cores", "?")
+    parts = [info["cpu"], f"{cores} core" + ("" if cores == 1 else "s")]
     if info.get("simd"):
         parts.append(info["simd"])
     blas = info.get("blas") or []
