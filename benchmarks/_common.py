@@ -17,7 +17,7 @@ import scipy
 import sklearn
 from threadpoolctl import threadpool_info
 
-from lssvm.report import describe_machine, machine
+from lssvm.reporting.ledger import describe_machine, machine
 
 #: Fields every entry of a results file's "provenance" list carries
 #: (``tests/test_results_provenance.py`` checks them).

@@ -1,14 +1,14 @@
 """Closed-form CV over the book's grid: default BLAS threads against one thread.
 
-The searches of :mod:`lssvm.search` run many small products (per gamma and fold) and
+The searches of :mod:`lssvm.model_selection.search` run many small products (per gamma and fold) and
 one eigendecomposition per kernel matrix. This script times
-``lssvm.search.grid_search`` (10-fold closed-form CV, 11 gammas ``GAMMA_0`` x 9
+``lssvm.model_selection.search.grid_search`` (10-fold closed-form CV, 11 gammas ``GAMMA_0`` x 9
 sigma2 ``initial_sigma2_grid(2)``, the book's initial grid) on 2-D data, N = 1000 by
 default, in four conditions:
 
 - BLAS "default": every BLAS library (numpy's and scipy's OpenBLAS) at one thread per
   CPU, as a process gets without ``OMP_NUM_THREADS``, and
-  ``lssvm.search.SEARCH_BLAS_THREADS = None`` (the search leaves it alone);
+  ``lssvm.model_selection.search.SEARCH_BLAS_THREADS = None`` (the search leaves it alone);
 - BLAS "limited": the same process setting, and the library's behaviour,
   ``SEARCH_BLAS_THREADS = 1`` (the search limits BLAS to one thread);
 
@@ -41,9 +41,9 @@ from threadpoolctl import threadpool_limits
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import lssvm.search as search  # noqa: E402
+import lssvm.model_selection.search as search  # noqa: E402
 from _common import print_environment  # noqa: E402
-from lssvm.tuning import make_folds  # noqa: E402
+from lssvm.model_selection.closed_form import make_folds  # noqa: E402
 
 
 @contextmanager

@@ -11,14 +11,14 @@ Data and settings are the chapter's: two Gaussian classes in 2-D
 (``lssvm.datasets.gaussian_classes(N // 2, random_state=0)``), RBF kernel with
 sigma2 = 1, gamma = 10, one thread (every BLAS pinned to 1 thread with threadpoolctl,
 ``n_jobs=1`` for the matrix-free products). The three solvers of the KKT system
-[S 3.24] by :func:`lssvm.solvers.solve_bordered_kkt`:
+[S 3.24] by :func:`lssvm.linalg.solvers.solve_bordered_kkt`:
 
 - **direct**: build the lower triangle of K, factor K + I/gamma in place
   (Cholesky), solve;
 - **dense CG**: build the same triangle, then CG with products by the stored matrix
   (BLAS ``symm``), Nystrom preconditioner of rank min(500, N // 2), relative
   residual 1e-10;
-- **matrix-free CG**: the same CG with ``lssvm.operators.KernelOperator``: K
+- **matrix-free CG**: the same CG with ``lssvm.linalg.operators.KernelOperator``: K
   recomputed in 256 x 256 tiles at every product, never stored.
 
 For each N, with ``--repeats`` runs of each (interleaved: one run of each solver per
@@ -39,7 +39,7 @@ to max |alpha|), and four measurements that explain the times:
 
 Summary (also in the JSON): the crossover N where the ratio of the medians of
 matrix-free CG and direct crosses 1 (interpolated linearly in log N), the verdict at
-each N from the spread of the runs (``lssvm.report.compare_times``), the slopes of
+each N from the spread of the runs (``lssvm.reporting.ledger.compare_times``), the slopes of
 log time against log N over the upper half of the sizes, and at each N the number of
 CG iterations a direct solve costs: (direct - Nystrom set-up) / seconds per
 matrix-free CG iteration, and direct / matrix-free product.
@@ -78,9 +78,9 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from lssvm.datasets import gaussian_classes  # noqa: E402
 from lssvm.kernels import RBF  # noqa: E402
-from lssvm.operators import KernelOperator, NystromPreconditioner  # noqa: E402
-from lssvm.report import compare_times  # noqa: E402
-from lssvm.solvers import AUTO_DIRECT_MAX_N, preconditioner_rank, solve_bordered_kkt  # noqa: E402
+from lssvm.linalg.operators import KernelOperator, NystromPreconditioner  # noqa: E402
+from lssvm.reporting.ledger import compare_times  # noqa: E402
+from lssvm.linalg.solvers import AUTO_DIRECT_MAX_N, preconditioner_rank, solve_bordered_kkt  # noqa: E402
 
 GAMMA, SIGMA2, TOL, TILE = 10.0, 1.0, 1e-10, 256
 METHODS = ("direct", "dense CG", "matrix-free CG")

@@ -8,9 +8,9 @@ Data and model as in ``bench_fixed_size.py``: ``lssvm.datasets.xor_sine`` (10 in
 seed 0), RBF sigma2 = 10, gamma = 1, CG tolerance 1e-8 (Nystrom preconditioner of
 rank 500). Two backends on the same two cores:
 
-- threaded: :class:`lssvm.operators.KernelOperator` with ``n_jobs=2`` (the estimators'
+- threaded: :class:`lssvm.linalg.operators.KernelOperator` with ``n_jobs=2`` (the estimators'
   ``solver="cg", n_jobs=2``);
-- Dask: :class:`lssvm.dask_operators.DaskKernelOperator` on a ``LocalCluster`` of two
+- Dask: :class:`lssvm.linalg.dask_operators.DaskKernelOperator` on a ``LocalCluster`` of two
   worker processes with one thread each (2 GB each), the estimator fitted on a Dask X.
 
 Measured: (1) one product (K + I/gamma) V with V of shape (N, 2), the two CG systems
@@ -54,10 +54,10 @@ def main(argv=None):
     from distributed import Client, LocalCluster
 
     from lssvm import LSSVMClassifier
-    from lssvm.dask_operators import DaskKernelOperator
+    from lssvm.linalg.dask_operators import DaskKernelOperator
     from lssvm.datasets import xor_sine
     from lssvm.kernels import RBF
-    from lssvm.operators import KernelOperator
+    from lssvm.linalg.operators import KernelOperator
 
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])

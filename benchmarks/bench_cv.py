@@ -1,15 +1,15 @@
-"""Benchmark: closed-form cross-validation (lssvm.tuning.ClosedFormCV) against refits.
+"""Benchmark: closed-form cross-validation (lssvm.model_selection.closed_form.ClosedFormCV) against refits.
 
 Data: N points in 2-D from ``np.random.default_rng(0)``, x ~ N(0, I), labels
 sign(x1 x2 + 0.3 noise) coded +-1.
 
-1. 10-fold CV over the book's full initial grid, 11 gammas (``lssvm.search.GAMMA_0``)
-   x 9 sigma2 (``lssvm.search.initial_sigma2_grid(2)``), on one fixed split
+1. 10-fold CV over the book's full initial grid, 11 gammas (``lssvm.model_selection.search.GAMMA_0``)
+   x 9 sigma2 (``lssvm.model_selection.search.initial_sigma2_grid(2)``), on one fixed split
    (``StratifiedKFold(10)``, no shuffling) shared by all methods, for each ``--sizes``:
 
    (a) naive: for every (gamma, sigma2) and every fold, ``LSSVMClassifier.fit`` on the
        training part, ``decision_function`` on the held-out part, accuracy (990 fits);
-   (b) ``lssvm.search.grid_search(X, y, folds, ..., strategy=S)`` for S in "auto",
+   (b) ``lssvm.model_selection.search.grid_search(X, y, folds, ..., strategy=S)`` for S in "auto",
        "eigen", "cholesky" (one kernel matrix per sigma2; "auto" takes "eigen" for
        11 gammas).
 
@@ -31,7 +31,7 @@ sign(x1 x2 + 0.3 noise) coded +-1.
    eigendecomposition or factorisations included, kernel matrix built beforehand),
    S = "eigen" and "cholesky"; prints which is faster, the crossover from a fit
    t_eigen = a + b n, t_chol = c n, and whether "auto" (which switches to "eigen" at
-   ``lssvm.tuning.EIGEN_MIN_GAMMAS`` gammas) picks the faster one at every n_gammas.
+   ``lssvm.model_selection.closed_form.EIGEN_MIN_GAMMAS`` gammas) picks the faster one at every n_gammas.
 
 Each closed-form time is the minimum over ``--repeats`` interleaved rounds (each timed
 call after a 0.2 s idle gap). The naive timings are long (about 12 s at N = 1000 and
@@ -62,8 +62,8 @@ from threadpoolctl import threadpool_limits
 
 from lssvm import LSSVMClassifier
 from lssvm.kernels import RBF
-from lssvm.search import GAMMA_0, grid_search, initial_sigma2_grid
-from lssvm.tuning import EIGEN_MIN_GAMMAS, ClosedFormCV, make_folds
+from lssvm.model_selection.search import GAMMA_0, grid_search, initial_sigma2_grid
+from lssvm.model_selection.closed_form import EIGEN_MIN_GAMMAS, ClosedFormCV, make_folds
 
 N_FOLDS = 10
 STRATEGIES = ("auto", "eigen", "cholesky")
@@ -245,7 +245,7 @@ def bench_loo(n, gammas, sample, repeats, naive_repeats):
 # -- 3. eigen / cholesky crossover ----------------------------------------------------
 def bench_crossover(sizes, repeats):
     print(f"\n[3] strategy crossover, 10-fold, sigma2={CROSS_SIGMA2:g}, kernel matrix "
-          f"built beforehand; lssvm.tuning.EIGEN_MIN_GAMMAS = {EIGEN_MIN_GAMMAS}")
+          f"built beforehand; lssvm.model_selection.closed_form.EIGEN_MIN_GAMMAS = {EIGEN_MIN_GAMMAS}")
     header = (f"{'N':>6} {'n_gammas':>9} {'eigen s':>8} {'cholesky s':>11} "
               f"{'chol/eigen':>11} {'faster':>9} {'auto':>9}")
     record = {}

@@ -184,7 +184,7 @@ def sklearn_case(which, n, m, n_test):
     X, y = data(n, 0)
     X_test, y_test = test_data(n_test, 0)
     # the same prototypes for both: the entropy selection of our estimator
-    from lssvm.fixed_size import _draw_prototypes
+    from lssvm.sparse.fixed_size import _draw_prototypes
 
     rng = np.random.default_rng(0)
     idx, Z = _draw_prototypes(X, n, m, "entropy", SIGMA2, rng, lambda i: X[i])

@@ -2,7 +2,7 @@
 
 ``LSSVMClassifier(solver="cg", gamma=10, sigma2=1)`` runs the large-scale algorithm
 of section 3.4.1: conjugate gradient on (3.25) with the kernel matrix recomputed in
-tiles at every product (``lssvm.operators.KernelOperator``, never stored),
+tiles at every product (``lssvm.linalg.operators.KernelOperator``, never stored),
 preconditioned by a Nystrom approximation of rank min(500, N // 2). For each size N
 in ``--sizes`` (two Gaussian classes in 2-D, ``lssvm.datasets.gaussian_classes``:
 means +-0.5 (1, 1), variance 0.25, seed 0) and for one 20-D case of
@@ -81,7 +81,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 from lssvm import LSSVMClassifier
 from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
-from lssvm.operators import KernelOperator
+from lssvm.linalg.operators import KernelOperator
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import print_environment, progress, stamp  # noqa: E402

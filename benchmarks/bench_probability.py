@@ -13,7 +13,7 @@ Hyper-parameters, chosen once on the training part (not timed):
 - LS-SVM: ``LSSVMClassifierCV(search="shrinking", cv=10)`` (the book's tuning), whose
   (gamma, sigma2) serve every LS-SVM variant below;
 - SVC: ``GridSearchCV(SVC(), C in 10^-2..10^3, gamma = 1/sigma2 for sigma2 in
-  lssvm.search.initial_sigma2_grid(n), 5-fold, accuracy)``.
+  lssvm.model_selection.search.initial_sigma2_grid(n), 5-fold, accuracy)``.
 
 Probability models compared on the test part (log loss, Brier score, accuracy of the
 argmax):
@@ -65,7 +65,7 @@ from threadpoolctl import threadpool_limits
 
 from lssvm import LSSVMClassifier, LSSVMClassifierCV
 from lssvm.datasets import load_binary, load_ripley
-from lssvm.search import initial_sigma2_grid
+from lssvm.model_selection.search import initial_sigma2_grid
 
 RESULTS = Path(__file__).resolve().parent / "results"
 METHODS = ("lssvm platt", "lssvm bayes", "svc", "calibrated")

@@ -4,7 +4,7 @@ Prunes an LS-SVM regressor on a noisy sinc (N = 2000, RBF sigma2 = 4, gamma = 10
 and an LS-SVM classifier on two Gaussian classes (1000 per class, means +-[0.5, 0.5],
 covariance 0.25 I, sigma2 = 9, gamma = 10), 5% of the current set per stage, down to
 ``--min-support`` points, twice in the same run: ``update="downdate"`` (the factor's
-leading rows reused, the trailing block rebuilt, see :mod:`lssvm.pruning`) and
+leading rows reused, the trailing block rebuilt, see :mod:`lssvm.sparse.pruning`) and
 ``update="refit"`` (a fresh ``fit`` per stage). Prints both times, their ratio and
 the largest difference between the two paths' alpha and b. Run with::
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import gaussian_classes, sinc
-from lssvm.pruning import prune
+from lssvm.sparse.pruning import prune
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import print_environment, timed  # noqa: E402

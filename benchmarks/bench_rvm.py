@@ -16,7 +16,7 @@ provenance, read by the chapter ``book/relatives_bayes.md``:
    runs; "em" has a time cap (``--em-cap`` s) and at N = 5000 runs once: its first
    iterations cost O(N^3) (a Cholesky factorisation of the N x N matrix
    A + beta Phi^T Phi, after the O(N^3) product Phi^T Phi).
-2. ``compare``: RVM, pruned LS-SVM (``lssvm.pruning.prune``), SVM (scikit-learn) and
+2. ``compare``: RVM, pruned LS-SVM (``lssvm.sparse.pruning.prune``), SVM (scikit-learn) and
    LS-SVM on sinc regression and Ripley's classification, test error and the number
    of kernel vectors kept.
 
@@ -74,7 +74,7 @@ from _common import print_environment, stamp  # noqa: E402
 from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
 from lssvm.datasets import load_ripley, sinc  # noqa: E402
 from lssvm.kernels import RBF  # noqa: E402
-from lssvm.pruning import prune  # noqa: E402
+from lssvm.sparse.pruning import prune  # noqa: E402
 from lssvm.relatives import RVMClassifier, RVMRegressor  # noqa: E402
 from lssvm.relatives.rvm import _em_regression, _fast_regression  # noqa: E402
 

@@ -39,7 +39,7 @@ from _common import stamp  # noqa: E402  (benchmarks/ is the script's folder)
 from lssvm import LSSVMClassifier
 from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
-from lssvm.operators import KernelOperator
+from lssvm.linalg.operators import KernelOperator
 
 CASES = [  # (label, N, gamma, sigma2); N = None: --n
     ("reference", None, 10.0, 1.0),

@@ -316,7 +316,7 @@ def quick_checks():
     import table_3_4
     import table_3_5_pruning
     import uci
-    from lssvm.evaluation import randomized_splits
+    from lssvm.model_selection.protocol import randomized_splits
 
     checks = []
     stored = json.loads((RESULTS / "uci.json").read_text())

@@ -1,6 +1,6 @@
 """Compare LS-SVM (targets +-1) and LS-SVM_F (targets +N/N_1, -N/N_2) on Table 3.3.
 
-Protocol as ``table_3_4.py`` (:func:`lssvm.evaluation.randomized_splits`: ten
+Protocol as ``table_3_4.py`` (:func:`lssvm.model_selection.protocol.randomized_splits`: ten
 stratified 2/3-1/3 splits, seed ``--seed``; inputs standardised on the training
 part; ``LSSVMClassifierCV(search="shrinking", targets=...)``, RBF kernel, 10-fold
 closed-form CV; test accuracy), on the nine binary sets of Table 3.1 available
@@ -28,7 +28,7 @@ from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifierCV
 from lssvm.datasets import BINARY_SETS, load_binary
-from lssvm.evaluation import randomized_splits
+from lssvm.model_selection.protocol import randomized_splits
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import (  # noqa: E402

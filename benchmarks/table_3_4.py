@@ -1,7 +1,7 @@
 """Reproduce the RBF LS-SVM rows of the book's Table 3.4 (MOC and 1vs1 coding).
 
 Protocol (Suykens et al. 2002, section 3.4.3, as run by
-:func:`lssvm.evaluation.randomized_test_accuracy`): for each multiclass data set
+:func:`lssvm.model_selection.protocol.randomized_test_accuracy`): for each multiclass data set
 that can be had offline (:data:`lssvm.datasets.MULTICLASS_SETS`) and each
 randomization r = 0..n_rand-1 (one stratified 2/3-1/3 split each, seed
 ``--seed``), standardise on the training part, tune every bit of the output code by
@@ -48,7 +48,7 @@ from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifierCV
 from lssvm.datasets import MULTICLASS_SETS, load_multiclass
-from lssvm.evaluation import randomized_splits
+from lssvm.model_selection.protocol import randomized_splits
 from lssvm.multiclass import codebook
 
 sys.path.insert(0, str(Path(__file__).parent))

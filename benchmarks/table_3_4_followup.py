@@ -33,7 +33,7 @@ from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifierCV
 from lssvm.datasets import load_multiclass
-from lssvm.evaluation import randomized_splits
+from lssvm.model_selection.protocol import randomized_splits
 from lssvm.multiclass import codebook
 
 sys.path.insert(0, str(Path(__file__).parent))

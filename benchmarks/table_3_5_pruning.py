@@ -1,18 +1,18 @@
 """Table 3.5: sparse LS-SVMs by pruning, stopped at the SL 5% and SL 1% levels.
 
 Protocol (ours; the book gives only the stop levels): the splits of
-:func:`lssvm.evaluation.randomized_splits` (stratified 2/3-1/3, seed ``--seed``),
+:func:`lssvm.model_selection.protocol.randomized_splits` (stratified 2/3-1/3, seed ``--seed``),
 ``--n-rand`` of them (default 3; the paper used 10), inputs standardised on the
 training part. Hyper-parameters: ``LSSVMClassifierCV(search="shrinking")`` (RBF,
 10-fold CV; one-versus-one codes with per-bit (gamma, sigma2) for the multiclass sets)
 tuned on each split's training part alone (no test point is seen). On each
 split the training part is divided (stratified, 3/4 - 1/4) into a pruning set and a
-validation set. :func:`lssvm.pruning.prune` removes 5% of the pruning set per stage
+validation set. :func:`lssvm.sparse.pruning.prune` removes 5% of the pruning set per stage
 (smallest |alpha_k|; for multiclass sets every bit of the one-versus-one code on its
 own rows, ``prune(per_bit=True)``, support vectors summed over the bits as in the
 book's table) and stops at the first stage whose
 validation errors are significantly worse than the unpruned model's at the 1%
-level (one-sided exact McNemar/sign test, :func:`lssvm.pruning.sign_test_pvalue`);
+level (one-sided exact McNemar/sign test, :func:`lssvm.sparse.pruning.sign_test_pvalue`);
 the SL 5% model is the last stage before p < 0.05 on the same path. Reported: test
 accuracy of the unpruned model (trained on the pruning set), of the SL 5% and SL 1%
 models, their numbers of support vectors and the percentage of the pruning set
@@ -44,8 +44,8 @@ from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifier, LSSVMClassifierCV
 from lssvm.datasets import load_binary, load_multiclass
-from lssvm.evaluation import randomized_splits
-from lssvm.pruning import prune
+from lssvm.model_selection.protocol import randomized_splits
+from lssvm.sparse.pruning import prune
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import (  # noqa: E402

@@ -1,7 +1,7 @@
 """The full UCI benchmark of Tables 3.3 and 3.4 (Suykens et al., 2002, section 3.4.2).
 
 Protocol, as ``table_3_3_fisher.py`` and ``table_3_4.py``: for each data set and each
-randomization r = 0..n_rand-1 (:func:`lssvm.evaluation.randomized_splits`: stratified
+randomization r = 0..n_rand-1 (:func:`lssvm.model_selection.protocol.randomized_splits`: stratified
 2/3-1/3 splits, seed ``--seed``), standardise the inputs on the training part, tune on
 the training part by 10-fold CV, refit there and score on the test part. Rows:
 
@@ -144,7 +144,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from lssvm.report import describe_machine
+from lssvm.reporting.ledger import describe_machine
 from lssvm import LSSVMClassifierCV
 from lssvm import multiclass as mc
 from lssvm.datasets import (
@@ -154,9 +154,9 @@ from lssvm.datasets import (
     load_binary,
     load_multiclass,
 )
-from lssvm.evaluation import randomized_splits
-from lssvm import solvers
-from lssvm.solvers import NotPositiveDefiniteError
+from lssvm.model_selection.protocol import randomized_splits
+from lssvm.linalg import solvers
+from lssvm.linalg.solvers import NotPositiveDefiniteError
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import progress, stamp  # noqa: E402
@@ -173,7 +173,7 @@ ADU_SUBSAMPLE = 2000
 # 12222 test points, support values within 2e-7 relative).
 ADU_SOLVER = {"solver": "cg", "tol": 1e-6, "n_jobs": 1}
 # Landmarks of CG's Nystrom preconditioner in those fits (the package's default is 500,
-# lssvm.solvers.NYSTROM_MAX_RANK): the cubic kernel on 14 inputs has rank up to
+# lssvm.linalg.solvers.NYSTROM_MAX_RANK): the cubic kernel on 14 inputs has rank up to
 # C(17, 3) = 680, and with 500 landmarks CG took 82 iterations on split 2 of Pol LS-SVM.
 ADU_NYSTROM_RANK = 1000
 # Polynomial kernel (x^T z + tau)^d on standardised inputs: every degree of the paper's
@@ -680,7 +680,7 @@ def adu_splits(y, n_rand, seed=0):
     """adu's splits: ``n_rand`` stratified ADU_SPLIT = (33000, 12222) pairs (seed).
 
     One StratifiedShuffleSplit draws them in sequence, as
-    :func:`lssvm.evaluation.randomized_splits` does for the other sets, so the first
+    :func:`lssvm.model_selection.protocol.randomized_splits` does for the other sets, so the first
     k splits are the same whatever ``n_rand``: a run resumes split by split.
     """
     n_train, n_test = ADU_SPLIT
@@ -704,7 +704,7 @@ def _kkt_residual(model, X, y):
     Fisher's), beta = ``dual_coef_``: one kernel product (KernelOperator, no N x N).
     """
     from lssvm import multiclass as mc
-    from lssvm.operators import KernelOperator
+    from lssvm.linalg.operators import KernelOperator
 
     index = np.searchsorted(model.classes_, y)
     t = mc.bit_targets(mc.encode(index, model.codebook_).astype(float), model.targets)
@@ -1228,7 +1228,7 @@ def _lu_lssvm(K, y, gamma):
     """(alpha, b) of the LS-SVM on +-1 targets, [S 3.24] solved by LU (no definiteness
     check: LAPACK's dgesv, as a general linear solve returns an answer however badly
     conditioned Omega + I/gamma is)."""
-    from lssvm.kkt import kkt_matrix
+    from lssvm.linalg.kkt import kkt_matrix
 
     A = kkt_matrix(K, gamma, np.ones(len(y)))  # the package's [S 3.24] matrix
     sol = np.linalg.solve(A, np.concatenate([[0.0], y]))
@@ -1244,7 +1244,7 @@ def poly_lu_split(X, y, split, degree, tau_name, folds=10):
     Returns {"gamma", "cv_score", "test_accuracy"} (None where the solve is not
     finite).
     """
-    from lssvm.search import GAMMA_0
+    from lssvm.model_selection.search import GAMMA_0
 
     train, test = split
     scaler = StandardScaler().fit(X[train])

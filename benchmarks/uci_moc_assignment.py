@@ -23,7 +23,7 @@ from sklearn.preprocessing import StandardScaler
 sys.path.insert(0, str(Path(__file__).parent))
 import uci  # noqa: E402
 from lssvm import multiclass as mc  # noqa: E402
-from lssvm.evaluation import randomized_splits  # noqa: E402
+from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
 
 
 def main(argv=None):

@@ -1,19 +1,29 @@
 """lssvm: Least Squares Support Vector Machines, with the book that derives them.
 
-Public estimators are re-exported here; everything else is reached by module
-(``lssvm.kernels``, ``lssvm.kkt``, ``lssvm.solvers``, ``lssvm.operators``,
-``lssvm.dask_operators``,
-``lssvm.tuning``, ``lssvm.fixed_size``, ``lssvm.search``, ``lssvm.multiclass``, ``lssvm.fisher``,
-``lssvm.gp``, ``lssvm.timeseries``, ``lssvm.rls_svm``, ``lssvm.evaluation``,
-``lssvm.probability``, ``lssvm.robust``, ``lssvm.datasets``).
+The public estimators are re-exported here. Everything else is reached by module,
+in layers that import only downwards (``tests/test_layout.py``):
+
+- core: ``lssvm.kernels``, ``lssvm.classifier``, ``lssvm.regressor``,
+  ``lssvm.multiclass`` (output codes), ``lssvm.probability``, ``lssvm.gp``,
+  ``lssvm.timeseries``, ``lssvm.robust``, ``lssvm.datasets``;
+- ``lssvm.linalg``: the bordered-KKT solver, CG, factors, kernel operators, memory
+  guard (imports no estimator);
+- ``lssvm.model_selection``: closed-form CV, searches, the CV estimators, the
+  randomized-split protocol;
+- ``lssvm.bayes``: the evidence framework and ARD;
+- ``lssvm.sparse``: pruning and the fixed-size LS-SVM;
+- ``lssvm.relatives``: the methods compared with the LS-SVM (PSVM, KPLS, Laplacian
+  RLS/SVM, RFE, RVM, RLS-SVM, Fisher discriminants);
+- ``lssvm.reporting``: the book's ledgers, tables and figure style.
+
 The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 """
 
 from .classifier import LSSVMClassifier
-from .fixed_size import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
+from .model_selection.estimators import LSSVMClassifierCV, LSSVMRegressorCV
 from .regressor import LSSVMRegressor
-from .rls_svm import RLSSVMClassifier
-from .tuned import LSSVMClassifierCV, LSSVMRegressorCV
+from .relatives.rls_svm import RLSSVMClassifier
+from .sparse.fixed_size import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 
 __all__ = [
     "FixedSizeLSSVMClassifier",

@@ -2,7 +2,7 @@
 
 The classifier [S 3.5-3.7] and the function estimator [S 3.32-3.34] differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
-hand their system to :func:`lssvm.solvers.solve_bordered_kkt`, through
+hand their system to :func:`lssvm.linalg.solvers.solve_bordered_kkt`, through
 :meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG, and
 drops the border (and b) when ``fit_intercept=False``: [S 3.62], the system of
 regularization networks [S 3.50] and Gaussian processes [S 3.63].
@@ -22,7 +22,6 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from . import solvers
 from ._validation import (
     check_finite_output,
     check_kernel,
@@ -31,8 +30,13 @@ from ._validation import (
     check_solver,
 )
 from .kernels import RBF, fit_view
-from .operators import KernelOperator, NystromPreconditioner
-from .solvers import NotPositiveDefiniteError, NumericalWarning, solve_bordered_kkt
+from .linalg import solvers
+from .linalg.operators import KernelOperator, NystromPreconditioner
+from .linalg.solvers import (
+    NotPositiveDefiniteError,
+    NumericalWarning,
+    solve_bordered_kkt,
+)
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
 # near 2**22 entries (8 x 2**22 bytes = 32 MiB).
@@ -66,6 +70,32 @@ def check_sample_weight(sample_weight, X, *, owner):
             f"entry; got {X.shape[0]} zero weights."
         )
     return w
+
+
+def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
+    """The one check-and-drop of ``sample_weight`` for every weighted fit.
+
+    Returns ``(keep, w)``: the indices of the rows that take part (w_k > 0; a zero
+    weight is an infinite diagonal entry 1/(gamma w_k), i.e. no row at all) and their
+    weights; ``(None, None)`` without weights (every row takes part). With
+    ``labels`` and ``classes`` (labels of the rows, classes the fit must keep), a
+    class whose every row has weight 0 raises a ValueError naming it.
+    """
+    w = check_sample_weight(sample_weight, X, owner=owner)
+    if w is None:
+        return None, None
+    keep = np.flatnonzero(w > 0)
+    if labels is not None and classes is not None:
+        kept_labels = np.asarray(labels)[keep]
+        classes = np.asarray(classes).tolist()
+        missing = [c for c in classes if not np.any(kept_labels == c)]
+        if missing:
+            raise ValueError(
+                f"{type(owner).__name__}: sample_weight is 0 for every sample of "
+                f"class(es) {missing}; each of the classes {classes} "
+                "needs a sample of positive weight (drop the class from y instead)."
+            )
+    return keep, w[keep]
 
 
 # Rows sampled (evenly spaced) to detect an RBF width that makes K numerically the
@@ -133,21 +163,21 @@ default="rbf"
           K + I/gamma once (Cholesky). Memory 8 N^2 bytes, time O(N^3).
         - "cg": the large-scale algorithm of [S §3.4.1], matrix-free: conjugate
           gradient on [S 3.25] with K recomputed in tiles at every product
-          (:class:`lssvm.operators.KernelOperator`, memory O(N)), preconditioned by
+          (:class:`lssvm.linalg.operators.KernelOperator`, memory O(N)), preconditioned by
           a Nystrom approximation of K + I/gamma with r = min(500, N // 2) random
-          landmarks (:class:`lssvm.operators.NystromPreconditioner`,
-          :func:`lssvm.solvers.preconditioner_rank`). Stops when the relative
+          landmarks (:class:`lssvm.linalg.operators.NystromPreconditioner`,
+          :func:`lssvm.linalg.solvers.preconditioner_rank`). Stops when the relative
           residual of each of the systems H eta = a, H nu = d is at most ``tol``.
         - "auto": "direct" when its N x N matrix takes at most half the memory
-          available (:func:`lssvm._memory.available_memory`) and N <=
-          ``lssvm.solvers.AUTO_DIRECT_MAX_N`` (15000, the speed crossover; assign
+          available (:func:`lssvm.linalg.memory.available_memory`) and N <=
+          ``lssvm.linalg.solvers.AUTO_DIRECT_MAX_N`` (15000, the speed crossover; assign
           the module constant to change it), "cg" otherwise
-          (:func:`lssvm.solvers.choose_method`). N counts the rows of each system
+          (:func:`lssvm.linalg.solvers.choose_method`). N counts the rows of each system
           (for output codes, the rows a bit uses).
 
         The choice changes run time and memory, not results beyond ``tol``.
         Before "direct" allocates, the 8 N^2 bytes are compared with the memory
-        available: :class:`lssvm._memory.InsufficientMemoryError` (a
+        available: :class:`lssvm.linalg.memory.InsufficientMemoryError` (a
         ``MemoryError`` and a ``ValueError``) names N, both sizes and suggests
         ``solver="cg"``.
     tol : float, default=1e-10
@@ -161,7 +191,7 @@ default="rbf"
         Then b_ = 0 and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
     n_jobs : int or None, default=None
         Threads of the matrix-free kernel products of ``solver="cg"``
-        (:class:`lssvm.operators.KernelOperator`); the result does not depend on
+        (:class:`lssvm.linalg.operators.KernelOperator`); the result does not depend on
         it. None means 1 unless in a ``joblib.parallel_config`` context, -1 all
         CPUs, as in scikit-learn (:func:`joblib.effective_n_jobs`). The direct
         solver ignores it (its BLAS threads follow threadpoolctl / the
@@ -250,7 +280,7 @@ default="rbf"
             kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
         )
         if on_dask:  # the products on the current dask.distributed client
-            from .dask_operators import DaskKernelOperator
+            from .linalg.dask_operators import DaskKernelOperator
 
             operator = DaskKernelOperator(kernel, X)
         else:
@@ -264,7 +294,7 @@ default="rbf"
         """X, y as numpy arrays; remember whether X came as a Dask array.
 
         A Dask X sends the kernel products of CG to the current ``dask.distributed``
-        client (:class:`lssvm.dask_operators.DaskKernelOperator`): X (N x d, small
+        client (:class:`lssvm.linalg.dask_operators.DaskKernelOperator`): X (N x d, small
         next to the N^2 / 2 kernel values of each product) is gathered once here for
         the checks, the preconditioner and ``support_vectors_``, then scattered in
         row blocks that stay on the workers for the whole CG run.
@@ -298,11 +328,10 @@ default="rbf"
         kernel = self._check_params()
         X, fit_kernel = fit_view(kernel, X)  # precomputed: indices and K
         gamma = self.gamma
-        w = check_sample_weight(sample_weight, X, owner=self)
-        if w is not None:
-            keep = np.flatnonzero(w > 0)
+        keep, w = positive_weight_rows(sample_weight, X, owner=self)
+        if keep is not None:
             X, a, d = X[keep], a[keep], d[keep]
-            gamma = self.gamma * w[keep]  # gamma_k = gamma w_k on the diagonal
+            gamma = self.gamma * w  # gamma_k = gamma w_k on the diagonal
         try:
             sol = self._solve_kkt(fit_kernel, X, gamma, a, d, signs=signs)
         except NotPositiveDefiniteError as exc:

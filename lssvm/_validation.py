@@ -12,7 +12,10 @@ import warnings
 import numpy as np
 
 from .kernels import make_kernel
-from .solvers import ESTIMATOR_SOLVERS
+
+#: The estimators' ``solver`` parameter (estimator policy: the solvers know only
+#: "direct" and "cg"; ``lssvm.linalg.solvers.choose_method`` resolves "auto").
+ESTIMATOR_SOLVERS = ("direct", "cg", "auto")
 
 __all__ = [
     "check_positive",

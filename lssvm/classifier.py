@@ -28,9 +28,8 @@ from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
 from . import probability as prob
-from ._base import ACCEPT_SPARSE, LSSVMBase, check_sample_weight
+from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
 from ._docs import shared_parameters
-from ._memory import check_dense_memory
 from ._validation import (
     check_classes,
     check_finite_output,
@@ -39,7 +38,9 @@ from ._validation import (
 )
 from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .linalg.factor import loo_latent
+from .linalg.memory import check_dense_memory
+from .linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 
@@ -96,7 +97,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     probability : {False, True, "bayes"}, default=False
         Enable ``predict_proba`` / ``predict_log_proba`` (as SVC's ``probability``).
         True: Platt's sigmoid per bit, fitted to the exact closed-form
-        leave-one-out outputs of the fit (:func:`lssvm.probability.loo_latent`: one
+        leave-one-out outputs of the fit (:func:`lssvm.linalg.factor.loo_latent`: one
         triangular inversion of the fit's Cholesky factor, no refit); more than two
         classes: pairwise coupling (Wu, Lin & Weng 2004, as LIBSVM) for a
         one-versus-one code, for other codes the product over bits of
@@ -245,7 +246,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
             A Dask array (``solver="cg"`` or ``"auto"``): CG's kernel products run
             on the current ``dask.distributed`` client
-            (:class:`lssvm.dask_operators.DaskKernelOperator`).
+            (:class:`lssvm.linalg.dask_operators.DaskKernelOperator`).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), optional
             Weighted LS-SVM: gamma w_k instead of gamma for sample k (the cost
@@ -261,18 +262,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         method = check_probability(self.probability, self)
         precomputed = isinstance(self.kernel, str) and self.kernel == "precomputed"
         X, gram = fit_view(Precomputed(), X) if precomputed else (X, None)
-        w = check_sample_weight(sample_weight, X, owner=self)
-        if w is not None:  # zero weight: an infinite diagonal, i.e. no row at all
-            keep = np.flatnonzero(w > 0)
-            X, y_index, w = X[keep], y_index[keep], w[keep]
-            missing = np.setdiff1d(np.arange(len(self.classes_)), y_index)
-            if len(missing):
-                raise ValueError(
-                    f"{type(self).__name__}: sample_weight is 0 for every sample of "
-                    f"class(es) {self.classes_[missing].tolist()}; each of the "
-                    f"classes {self.classes_.tolist()} needs a sample of positive "
-                    "weight (drop the class from y instead)."
-                )
+        keep, w = positive_weight_rows(  # zero weight: no row at all
+            sample_weight, X, self.classes_[y_index], owner=self, classes=self.classes_
+        )
+        if keep is not None:
+            X, y_index = X[keep], y_index[keep]
         M = len(self.classes_)
         if self.decoding not in mc.DECODINGS:
             raise ValueError(
@@ -347,7 +341,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                         np.zeros(len(rows)), overwrite=True,
                     ).factor  # fmt: skip
             if method is True:  # exact leave-one-out outputs from the factor of H
-                loo[np.ix_(rows, bits)] = prob.loo_latent(
+                loo[np.ix_(rows, bits)] = loo_latent(
                     factor, T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
                     fit_intercept=bool(self.fit_intercept), overwrite=True,
                 )  # fmt: skip

@@ -48,16 +48,16 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import solve_triangular
 
-from .solvers import NumericalWarning
+from .linalg.solvers import NumericalWarning
 
-__all__ = ["NumericalWarning", "predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
+__all__ = ["predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
 
 # Computed variances below 0 but above -NEGATIVE_VARIANCE_RTOL * (nu + q + bias term)
 # are round-off of a cancellation between terms of that size: clipped silently.
 NEGATIVE_VARIANCE_RTOL = 1e-10
 
 
-# NumericalWarning: defined in lssvm.solvers (below this module), the same class.
+# NumericalWarning: defined in lssvm.linalg.solvers (below this module), the same class.
 
 
 def predictive_variance(
@@ -87,7 +87,7 @@ def predictive_variance(
         Cholesky factor of C_N = Omega + I/gamma as returned by
         ``scipy.linalg.cho_factor``: ``(U, False)`` with U^T U = C_N read from the
         upper triangle of c, or ``(L, True)`` with L L^T = C_N from the lower one.
-        ``(KKTSolution.factor, False)`` of :func:`lssvm.solvers.solve_bordered_kkt`.
+        ``(KKTSolution.factor, False)`` of :func:`lssvm.linalg.solvers.solve_bordered_kkt`.
     fit_intercept : bool
         Whether the model has the bias b [S 3.32], with a flat prior: adds
         (1 - p)^2 / s. False: the zero-bias model [S 3.62], formula [S 3.60].

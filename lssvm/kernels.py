@@ -111,7 +111,7 @@ class Kernel:
 
         The strict upper triangle is left uninitialised: pass the result only to code
         that reads the lower triangle (LAPACK ``potrf``, BLAS ``symm``), such as
-        :func:`lssvm.solvers.solve_bordered_kkt`. Costs half the full build.
+        :func:`lssvm.linalg.solvers.solve_bordered_kkt`. Costs half the full build.
         """
         X = self._prepare(X)
         n = X.shape[0]

@@ -7,7 +7,7 @@ estimator, so both can (style guide, section 1).
 
 - :func:`loo_latent`: the exact leave-one-out latent outputs of a fitted LS-SVM from
   the Cholesky factor of :math:`H = \Omega + I/\gamma` of its fit, by the closed form
-  of :mod:`lssvm.tuning` (Cawley & Talbot 2004): with
+  of :mod:`lssvm.model_selection.closed_form` (Cawley & Talbot 2004): with
   :math:`C = H^{-1} - \eta\eta^T/s`, :math:`\eta = H^{-1}1_v`, :math:`s = 1_v^T\eta`,
   :math:`f^{(-k)}(x_k) = t_k - \beta_k / C_{kk}`. Only the diagonal of
   :math:`H^{-1}` is needed: the squared row norms of :math:`U^{-1}` for
@@ -39,11 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import lapack
 from scipy.special import expit
 
 __all__ = [
-    "loo_latent",
     "platt_fit",
     "platt_predict",
     "pairwise_coupling",
@@ -54,65 +52,6 @@ __all__ = [
 
 # Pairwise probabilities are kept in [eps, 1 - eps] before coupling (as LIBSVM).
 _COUPLING_EPS = 1e-7
-
-
-def _inverse_diagonal(factor, overwrite):
-    """diag(H^{-1}) for H = U^T U: squared row norms of U^{-1} (upper triangle only).
-
-    One in-place triangular inversion (LAPACK ``trtri``), then the row norms read
-    in blocks of columns of U^{-1} (contiguous rows of the transposed array), so
-    the unused lower triangle is never copied or cleared as a whole.
-    """
-    U = np.asarray(factor, dtype=np.float64)
-    if not U.flags.f_contiguous:
-        U, overwrite = np.asfortranarray(U), True
-    Uinv, info = lapack.dtrtri(U, lower=0, overwrite_c=int(bool(overwrite)))
-    if info:
-        raise np.linalg.LinAlgError(f"Triangular inversion failed (info={info}).")
-    UT = Uinv.T  # C-ordered; UT[j, i] = (U^{-1})_ij, valid for i <= j
-    n, step = UT.shape[0], 256
-    diag = np.zeros(n)
-    for j0 in range(0, n, step):
-        j1 = min(j0 + step, n)
-        block = UT[j0:j1, :j1] ** 2  # columns j0..j1 of U^{-1}, rows i < j1
-        block[:, j0:j1] = np.tril(block[:, j0:j1])  # keep i <= j
-        diag[:j1] += block.sum(axis=0)
-    return diag
-
-
-def loo_latent(
-    factor, t, beta, *, fit_intercept=True, overwrite=False
-) -> NDArray[np.float64]:
-    """Exact leave-one-out latent outputs f^(-k)(x_k) of a fitted LS-SVM, no refit.
-
-    Parameters
-    ----------
-    factor : ndarray of shape (n, n)
-        Upper Cholesky factor U of H = Omega + I/gamma (U^T U = H) in the upper
-        triangle (the rest is not read), as :attr:`lssvm.solvers.KKTSolution.factor`.
-    t : ndarray of shape (n,) or (n, m)
-        Targets of the regression form: y for regression, the +-1 (or Fisher)
-        targets for the classifier.
-    beta : ndarray, shape of ``t``
-        Dual coefficients of the fit on all n points (alpha y for the classifier).
-    fit_intercept : bool
-        With the bias, C = H^{-1} - eta eta^T / s; without, C = H^{-1} [S 3.62].
-    overwrite : bool
-        Invert the factor in place (it is destroyed; saves an N x N copy).
-
-    Returns
-    -------
-    ndarray, shape of ``t``: t_k - beta_k / C_kk.
-    """
-    U = np.asarray(factor, dtype=np.float64)
-    if fit_intercept:  # before the factor is overwritten
-        eta, info = lapack.dpotrs(U, np.ones(U.shape[0]), lower=0)  # H eta = 1_v
-    h_diag = _inverse_diagonal(U, overwrite)  # diag(H^{-1})
-    if fit_intercept:
-        h_diag = h_diag - eta**2 / eta.sum()  # C_kk, C = H^{-1} - eta eta^T / s
-    t, beta = np.asarray(t, dtype=np.float64), np.asarray(beta, dtype=np.float64)
-    scale = h_diag if t.ndim == 1 else h_diag[:, None]
-    return t - beta / scale  # f^(-k)(x_k) = t_k - r_k, r_k = beta_k / C_kk
 
 
 def _platt_cost(f, t, w, A, B):

@@ -21,11 +21,11 @@ from sklearn.utils.validation import validate_data
 
 from ._base import ACCEPT_SPARSE, LSSVMBase
 from ._docs import shared_parameters
-from ._memory import check_dense_memory
 from ._validation import check_finite_output, check_numeric_targets
 from .gp import predictive_variance
 from .kernels import Precomputed
-from .solvers import solve_bordered_kkt
+from .linalg.memory import check_dense_memory
+from .linalg.solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMRegressor"]
 
@@ -107,7 +107,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
             Or the Gram matrix (n_samples, n_samples) with kernel="precomputed".
             A Dask array (``solver="cg"`` or ``"auto"``): CG's kernel products run
             on the current ``dask.distributed`` client
-            (:class:`lssvm.dask_operators.DaskKernelOperator`).
+            (:class:`lssvm.linalg.dask_operators.DaskKernelOperator`).
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Targets; the columns of a 2-D y share one factorisation of
             Omega + I/gamma (one right-hand side each).

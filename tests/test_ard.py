@@ -1,4 +1,4 @@
-"""lssvm.ard: the ARD algorithm of [VanGestel01] section 4."""
+"""lssvm.bayes.ard: the ARD algorithm of [VanGestel01] section 4."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lssvm import bayes
-from lssvm.ard import ard
+from lssvm.bayes.ard import ard
 
 
 @pytest.fixture

@@ -194,7 +194,7 @@ def _cell_sources(text: str) -> list[str]:
 
 @pytest.mark.parametrize("chapter", _chapters(), ids=lambda p: p.stem)
 def test_every_numbered_table_is_shown(chapter):
-    # lssvm.report.table returns a display object: only a cell's last expression is
+    # lssvm.reporting.ledger.table returns a display object: only a cell's last expression is
     # shown, so a table(...) statement anywhere else is silently dropped (its
     # {numref} then points nowhere); wrap it in display(...)
     import ast

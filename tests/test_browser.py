@@ -43,7 +43,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 
-from lssvm.report import VERDICTS
+from lssvm.reporting.ledger import VERDICTS
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"

@@ -10,8 +10,8 @@ from sklearn.metrics.pairwise import rbf_kernel
 import lssvm._base
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import two_spirals
-from lssvm.kkt import kkt_residual, omega
-from lssvm.solvers import NotPositiveDefiniteError
+from lssvm.linalg.kkt import kkt_residual, omega
+from lssvm.linalg.solvers import NotPositiveDefiniteError
 
 RTOL_DIRECT = 1e-10  # backward error of the Cholesky solve; equalities of (3.4)
 RTOL_CG = 1e-6  # solver="cg" (tol 1e-10 on the residual) against solver="direct"
@@ -244,7 +244,7 @@ def test_overflow_at_predict_raises_instead_of_nan(rng):
 
 @pytest.mark.parametrize("sigma2, match", [(1e-12, "the identity"), (1e12, "constant")])
 def test_degenerate_width_warns(rng, sigma2, match):
-    from lssvm.solvers import NumericalWarning
+    from lssvm.linalg.solvers import NumericalWarning
 
     X = rng.standard_normal((40, 2))
     y = np.where(X[:, 0] > 0, 1, -1)

@@ -114,9 +114,9 @@ def test_dask_input_errors(client, data):
 
 
 def test_cg_operator_on_cluster_equals_in_process(client):
-    from lssvm.dask_operators import DaskKernelOperator, cyclic_pairs
+    from lssvm.linalg.dask_operators import DaskKernelOperator, cyclic_pairs
     from lssvm.kernels import RBF
-    from lssvm.operators import KernelOperator
+    from lssvm.linalg.operators import KernelOperator
 
     for p in range(1, 8):  # every pair of blocks once, tasks of equal size
         pairs = [frozenset((w[0], j)) for w in cyclic_pairs(p) for j in w[1:]]
@@ -168,7 +168,7 @@ def test_cg_on_cluster_refuses_the_direct_solver(client, data):
 
 
 def test_cg_operator_without_a_client_says_so(data, monkeypatch):
-    from lssvm.dask_operators import DaskKernelOperator
+    from lssvm.linalg.dask_operators import DaskKernelOperator
     from lssvm.kernels import RBF
 
     def no_client():  # as distributed.get_client() when no client was started

@@ -19,7 +19,7 @@ from lssvm import (
     LSSVMRegressorCV,
     RLSSVMClassifier,
 )
-from lssvm.fisher import FisherDiscriminant
+from lssvm.relatives.fisher import FisherDiscriminant
 
 ESTIMATORS = [LSSVMClassifier, LSSVMRegressor]
 PARAMS = {

@@ -11,7 +11,7 @@ from sklearn.datasets import load_iris
 from sklearn.preprocessing import StandardScaler
 
 from lssvm import LSSVMClassifier
-from lssvm.evaluation import randomized_splits, randomized_test_accuracy
+from lssvm.model_selection.protocol import randomized_splits, randomized_test_accuracy
 
 
 @pytest.fixture

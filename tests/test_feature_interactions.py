@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-import lssvm._memory
+import lssvm.linalg.memory
 from lssvm import (
     LSSVMClassifier,
     LSSVMClassifierCV,
@@ -22,9 +22,9 @@ from lssvm import (
     LSSVMRegressorCV,
     RLSSVMClassifier,
 )
-from lssvm._memory import InsufficientMemoryError
+from lssvm.linalg.memory import InsufficientMemoryError
 from lssvm.kernels import RBF
-from lssvm.solvers import NumericalWarning
+from lssvm.linalg.solvers import NumericalWarning
 
 N = 40
 
@@ -36,7 +36,7 @@ def data(rng):
 
 
 def _available(monkeypatch, n_bytes):
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: n_bytes)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: n_bytes)
 
 
 def test_probability_after_cg_checks_memory(data, monkeypatch):
@@ -177,7 +177,7 @@ def test_rls_svm_precomputed_sparse_and_weights_with_finite_output_check(data):
 @pytest.mark.parametrize("scoring", ["accuracy", "neg_mean_squared_error", "r2"])
 def test_weighted_fold_scores_count_as_repeated_points(rng, scoring):
     """Integer weights in the search's scores equal repeating the held-out points."""
-    from lssvm.tuning import score_latent
+    from lssvm.model_selection.closed_form import score_latent
 
     y, f = rng.standard_normal(12), rng.standard_normal(12)
     w = rng.integers(0, 4, 12)

@@ -18,7 +18,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lssvm import LSSVMClassifier
 from lssvm import multiclass as mc
-from lssvm.fisher import (
+from lssvm.relatives.fisher import (
     FisherDiscriminant,
     class_statistics,
     fisher_direction,

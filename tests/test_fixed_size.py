@@ -8,8 +8,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 from lssvm.datasets import xor_sine
-from lssvm.fixed_size import (
-    NystromFeatureMap,
+from lssvm.linalg.nystrom import NystromFeatureMap
+from lssvm.sparse.fixed_size import (
     accumulate,
     entropy_prototypes,
     pairwise_sum,

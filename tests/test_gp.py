@@ -19,7 +19,7 @@ import lssvm._base
 from lssvm import LSSVMRegressor
 from lssvm.gp import NEGATIVE_VARIANCE_RTOL, NumericalWarning, predictive_variance
 from lssvm.kernels import RBF
-from lssvm.kkt import kkt_matrix
+from lssvm.linalg.kkt import kkt_matrix
 
 ATOL_GP = 1e-8  # LS-SVM against scikit-learn's GP: two Cholesky solves, round-off
 RTOL_DENSE = 1e-10  # Cholesky formula against a dense solve of the same system

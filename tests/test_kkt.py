@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from lssvm.kernels import RBF
-from lssvm.kkt import kkt_matrix, kkt_residual, omega
+from lssvm.linalg.kkt import kkt_matrix, kkt_residual, omega
 
 RTOL_DIRECT = 1e-10  # backward error of a stable direct solve
 N = 30

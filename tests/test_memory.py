@@ -1,4 +1,4 @@
-"""Memory checks before dense N x N matrices (lssvm._memory), issue 25.
+"""Memory checks before dense N x N matrices (lssvm.linalg.memory), issue 25.
 
 No test allocates a large matrix: they replace ``available_memory``.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import lssvm._memory
+import lssvm.linalg.memory
 from lssvm import (
     LSSVMClassifier,
     LSSVMClassifierCV,
@@ -16,10 +16,10 @@ from lssvm import (
     RLSSVMClassifier,
     bayes,
 )
-from lssvm._memory import InsufficientMemoryError, dense_bytes
-from lssvm.ard import ard
-from lssvm.pruning import prune
-from lssvm.solvers import choose_method
+from lssvm.linalg.memory import InsufficientMemoryError, dense_bytes
+from lssvm.bayes.ard import ard
+from lssvm.sparse.pruning import prune
+from lssvm.linalg.solvers import choose_method
 
 N = 40
 SMALL = 10_000  # bytes "available": less than one 40 x 40 matrix (12800 bytes)
@@ -33,11 +33,11 @@ def data(rng):
 
 @pytest.fixture
 def little_memory(monkeypatch):
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: SMALL)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: SMALL)
 
 
 def test_available_memory_reads_the_system():
-    available = lssvm._memory.available_memory()
+    available = lssvm.linalg.memory.available_memory()
     assert available is None or available > 0
     assert dense_bytes(200_000) == 320_000_000_000  # the probe's 298 GiB
 
@@ -61,21 +61,21 @@ def test_cg_needs_no_dense_matrix(data, little_memory):
 
 def test_auto_chooses_by_available_memory(data, monkeypatch):
     X, y = data
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: 10**12)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: 10**12)
     assert choose_method("auto", N) == "direct"
     assert LSSVMRegressor(solver="auto").fit(X, X[:, 0]).n_iter_ == 0
     # 12800 bytes: more than half of 20000, so "auto" leaves the direct solver
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: 20_000)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: 20_000)
     assert choose_method("auto", N) == "cg"
     assert LSSVMRegressor(solver="auto").fit(X, X[:, 0]).n_iter_ > 0
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: None)  # unknown
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: None)  # unknown
     assert choose_method("auto", N) == "direct"
 
 
 def test_return_std_checks_memory(data, monkeypatch):
     X, y = data
     reg = LSSVMRegressor(solver="cg").fit(X, X[:, 0])
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: SMALL)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: SMALL)
     with pytest.raises(MemoryError, match=r"predict\(return_std=True\).*N = 40"):
         reg.predict(X, return_std=True)
 

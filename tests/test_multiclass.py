@@ -13,8 +13,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lssvm import LSSVMClassifier, LSSVMClassifierCV
 from lssvm import multiclass as mc
 from lssvm.kernels import RBF
-from lssvm.kkt import kkt_matrix, kkt_residual, omega
-from lssvm.tuning import make_folds
+from lssvm.linalg.kkt import kkt_matrix, kkt_residual, omega
+from lssvm.model_selection.closed_form import make_folds
 
 CODINGS = ["ovo", "ova", "moc", "ecoc"]
 DECODINGS = ["hamming", "loss", "dag"]
@@ -511,7 +511,7 @@ def test_block_diagonal_system_3_12_as_one_matrix():
     b_M, alpha_M = sol[:n_y], sol[n_y:].reshape(n_y, N).T
     _assert_close(clf.alpha_, alpha_M, RTOL_BLOCK)
     _assert_close(clf.b_, b_M, RTOL_BLOCK)
-    # each diagonal block is the bordered matrix of its bit (lssvm.kkt)
+    # each diagonal block is the bordered matrix of its bit (lssvm.linalg.kkt)
     for i in range(n_y):
         Omega = omega(RBF(sigma2s[i])(X), Yb[:, i])
         idx = np.r_[i, n_y + i * N + np.arange(N)]
@@ -791,7 +791,7 @@ def test_shared_tuning_refuses_codes_with_zeros():
 @pytest.mark.parametrize("decoding", ["hamming", "loss"])
 def test_shared_tuning_scores_are_decoded_cv_accuracies(coding, decoding):
     """per_bit=False: every grid point's score is the decoded accuracy of refits."""
-    from lssvm.tuning import make_folds
+    from lssvm.model_selection.closed_form import make_folds
 
     X, y = _blobs([25, 20, 15], seed=6)
     gammas, sigma2s = [0.5, 20.0], [0.3, 3.0]

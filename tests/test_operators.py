@@ -10,8 +10,8 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from lssvm.kernels import ARDRBF, RBF, CallableKernel, Linear, Polynomial
-from lssvm.operators import KernelOperator, NystromPreconditioner
-from lssvm.solvers import preconditioner_rank, solve_bordered_kkt
+from lssvm.linalg.operators import KernelOperator, NystromPreconditioner
+from lssvm.linalg.solvers import preconditioner_rank, solve_bordered_kkt
 
 RTOL_OPERATOR = 1e-12  # tiled product against the dense one: summation order only
 RTOL_WOODBURY = 1e-8  # M^{-1} (M v) against v
@@ -188,7 +188,7 @@ def test_operator_cg_with_max_iter_too_small_warns(X, rng):
 def test_kernel_operator_result_does_not_depend_on_threads():
     """Lanes are summed in a fixed order: n_jobs changes the speed, not the bits."""
     from lssvm.kernels import RBF
-    from lssvm.operators import KernelOperator
+    from lssvm.linalg.operators import KernelOperator
 
     rng = np.random.default_rng(3)
     X, V = rng.standard_normal((1000, 3)), rng.standard_normal((1000, 2))
@@ -204,7 +204,40 @@ def test_kernel_operator_result_does_not_depend_on_threads():
 
 def test_kernel_operator_rejects_bad_n_jobs():
     from lssvm.kernels import RBF
-    from lssvm.operators import KernelOperator
+    from lssvm.linalg.operators import KernelOperator
 
-    with pytest.raises(ValueError, match="n_jobs must be a positive integer"):
+    with pytest.raises(ValueError, match="KernelOperator: n_jobs must be None or a non-zero"):
         KernelOperator(RBF(1.0), np.zeros((4, 2)), n_jobs=0)
+
+
+def test_n_jobs_has_one_meaning_everywhere():
+    """None = 1 (outside a joblib.parallel_config), -1 = all CPUs (capped at N_LANES)."""
+    import joblib
+
+    from lssvm import FixedSizeLSSVMRegressor
+    from lssvm.kernels import RBF
+    from lssvm.linalg.operators import N_LANES, KernelOperator
+
+    X = np.zeros((4, 2))
+    assert KernelOperator(RBF(1.0), X).n_jobs == 1
+    assert KernelOperator(RBF(1.0), X, n_jobs=-1).n_jobs == min(joblib.cpu_count(), N_LANES)
+    with joblib.parallel_config(n_jobs=2):
+        assert KernelOperator(RBF(1.0), X).n_jobs == 2
+    rng = np.random.default_rng(0)
+    Xr, yr = rng.normal(size=(60, 2)), rng.normal(size=60)
+    fits = [FixedSizeLSSVMRegressor(n_prototypes=10, random_state=0, n_jobs=n).fit(Xr, yr)
+            for n in (None, 1, -1)]
+    for fit in fits[1:]:
+        np.testing.assert_array_equal(fit.predict(Xr), fits[0].predict(Xr))
+    with pytest.raises(ValueError, match="FixedSizeLSSVMRegressor: n_jobs must be None"):
+        FixedSizeLSSVMRegressor(n_jobs=0).fit(Xr, yr)
+
+
+def test_one_nystrom_factor_serves_the_preconditioner_and_the_feature_map(X):
+    """L L^T of the preconditioner equals Phi Phi^T of the fixed-size feature map."""
+    from lssvm.linalg.nystrom import NystromFeatureMap
+
+    kernel = RBF(1.0)
+    P = NystromPreconditioner(kernel, X, shift=0.1, rank=30)
+    Phi = NystromFeatureMap(kernel, X[P.landmarks]).transform(X)
+    np.testing.assert_allclose(P.L @ P.L.T, Phi @ Phi.T, atol=1e-10)

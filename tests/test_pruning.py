@@ -1,4 +1,4 @@
-"""Tests of lssvm.pruning: the pruning path of section 3.7 and [Suykens00]."""
+"""Tests of lssvm.sparse.pruning: the pruning path of section 3.7 and [Suykens00]."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import gaussian_classes, sinc
-from lssvm.pruning import PruningWarning, prune, pruned_fraction, sign_test_pvalue
+from lssvm.sparse.pruning import PruningWarning, prune, pruned_fraction, sign_test_pvalue
 
 RTOL_DIRECT = 1e-10
 

@@ -9,12 +9,12 @@ from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import Ridge
 
 import lssvm._base
-import lssvm.solvers
+import lssvm.linalg.solvers
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import sinc
 from lssvm.kernels import RBF
-from lssvm.kkt import kkt_residual, omega
-from lssvm.solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from lssvm.linalg.kkt import kkt_residual, omega
+from lssvm.linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 RTOL_DIRECT = 1e-10  # backward error of the Cholesky solve; equalities of (3.31)
 RTOL_CG = 1e-6  # solver="cg" (tol 1e-10 on the residual) against solver="direct"
@@ -341,13 +341,13 @@ def test_multi_output_equals_separate_fits(multi_output, rng, solver, fit_interc
 def test_multi_output_uses_one_factorization(multi_output, monkeypatch):
     X, Y = multi_output
     calls = []
-    factor = lssvm.solvers._cholesky_solve
+    factor = lssvm.linalg.solvers._cholesky_solve
 
     def counting(Omega, inv_gamma, rhs, overwrite):
         calls.append(rhs.shape)
         return factor(Omega, inv_gamma, rhs, overwrite)
 
-    monkeypatch.setattr(lssvm.solvers, "_cholesky_solve", counting)
+    monkeypatch.setattr(lssvm.linalg.solvers, "_cholesky_solve", counting)
     LSSVMRegressor().fit(X, Y)
     assert calls == [(len(Y), 1 + Y.shape[1])]  # [1_v | Y]: one Cholesky
     calls.clear()
@@ -387,7 +387,7 @@ def test_return_std_after_cg_equals_direct(regression_data, monkeypatch):
     mean_c, std_c = cg.predict(X, return_std=True)
     np.testing.assert_allclose(std_c, std_d, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(mean_c, mean_d, rtol=RTOL_CG, atol=RTOL_CG)
-    monkeypatch.setattr(lssvm.solvers, "AUTO_DIRECT_MAX_N", 10)  # auto -> CG
+    monkeypatch.setattr(lssvm.linalg.solvers, "AUTO_DIRECT_MAX_N", 10)  # auto -> CG
     auto = LSSVMRegressor(solver="auto").fit(X, y)
     np.testing.assert_allclose(auto.predict(X, return_std=True)[1], std_d, rtol=1e-12)
     direct.fit(X, 2 * y)  # refitting drops the cached factor

@@ -1,4 +1,4 @@
-"""lssvm.report: numbered tables and reproduction ledgers; the landing page's assembly."""
+"""lssvm.reporting.ledger: numbered tables and reproduction ledgers; the landing page's assembly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lssvm.report import VERDICTS, Ledger, markdown_table, table
+from lssvm.reporting.ledger import VERDICTS, Ledger, markdown_table, table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_ext"))
 import ledgers  # noqa: E402

@@ -1,4 +1,4 @@
-"""Tests of lssvm.rls_svm: the L2-loss SVM (6) by the RLS iteration of [Peng16]."""
+"""Tests of lssvm.relatives.rls_svm: the L2-loss SVM (6) by the RLS iteration of [Peng16]."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lssvm.rls_svm import RLSSVMClassifier, solve_on_support, update_cholesky
+from lssvm.datasets import load_ripley
+from lssvm.linalg.factor import update_cholesky
+from lssvm.relatives.rls_svm import RLSSVMClassifier, solve_on_support
 
 
 def _data(seed=0, n=80, noise=0.6):
@@ -263,7 +265,7 @@ def test_n_sv_max_large_enough_gives_the_same_solution():
 
 
 def test_n_sv_max_stratified_initial_set(monkeypatch):
-    import lssvm.rls_svm as module
+    import lssvm.relatives.rls_svm as module
 
     X, y = _data(seed=5, n=200)
     drawn = []
@@ -315,7 +317,7 @@ def test_sklearn_compatible(estimator, check):
 
 
 def test_indefinite_kernel_gives_a_named_error():
-    from lssvm.solvers import NotPositiveDefiniteError
+    from lssvm.linalg.solvers import NotPositiveDefiniteError
 
     X, y = _data(n=40)
 
@@ -342,3 +344,16 @@ def test_overflow_at_predict_raises_instead_of_nan():
     with np.errstate(over="ignore", invalid="ignore"):
         with pytest.raises(ValueError, match="RLSSVMClassifier: the model's output"):
             clf.predict(X[:3] * 1e120)
+
+
+def test_optimality_of_a_weighted_fit_uses_the_weights():
+    """C_k = C w_k in [P 6]: a converged weighted fit meets its own conditions."""
+    X, y = load_ripley("train")
+    w = np.where(y == 1, 3.0, 1.0)
+    w[:5] = 0.0  # rows of weight 0 take no part, in the fit and in the check
+    clf = RLSSVMClassifier(C=1.0, kernel="rbf", sigma2=0.5).fit(X, y, sample_weight=w)
+    opt = clf.optimality(X, y, sample_weight=w)
+    assert opt.gradient_w_norm < 1e-8 and abs(opt.gradient_b) < 1e-8, opt
+    assert opt.holds(tol=1e-7)
+    unweighted = clf.optimality(X[5:], y[5:])  # the conditions of another problem
+    assert unweighted.gradient_w_norm > 1.0

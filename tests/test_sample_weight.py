@@ -18,7 +18,7 @@ from lssvm import (
     RLSSVMClassifier,
 )
 from lssvm.kernels import RBF
-from lssvm.tuning import ClosedFormCV, make_folds
+from lssvm.model_selection.closed_form import ClosedFormCV, make_folds
 
 ATOL = 1e-10
 

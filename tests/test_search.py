@@ -1,4 +1,4 @@
-"""Hyper-parameter searches (lssvm.search) against scikit-learn's GridSearchCV and the
+"""Hyper-parameter searches (lssvm.model_selection.search) against scikit-learn's GridSearchCV and the
 book's shrinking grid search (Suykens et al. 2002, section 3.4.2)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from scipy.stats import rankdata
 from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
-from lssvm.search import (
+from lssvm.model_selection.search import (
     GAMMA_0,
     SIGMA_0,
     grid_search,
@@ -19,7 +19,7 @@ from lssvm.search import (
     shrinking_grid_search,
     simplex_search,
 )
-from lssvm.tuning import make_folds
+from lssvm.model_selection.closed_form import make_folds
 
 RTOL_SCORE = 1e-9  # closed-form MSE scores against refitted ones (sklearn)
 ATOL_LOG = 1e-12  # grid centres and spans in log10
@@ -411,7 +411,7 @@ def test_per_bit_grid_search_equals_one_search_per_bit(rng):
 def test_search_limits_blas_threads(rng):
     from threadpoolctl import threadpool_info, threadpool_limits
 
-    import lssvm.search as search
+    import lssvm.model_selection.search as search
 
     X = rng.standard_normal((40, 2))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)

@@ -10,11 +10,12 @@ import pytest
 from scipy.linalg import cho_solve
 from sklearn.exceptions import ConvergenceWarning
 
-from lssvm import LSSVMClassifier, LSSVMRegressor, solvers
+from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm.linalg import solvers
 from lssvm.kernels import RBF
-from lssvm.kkt import kkt_matrix, kkt_residual, omega
-from lssvm.operators import KernelOperator, NystromPreconditioner
-from lssvm.solvers import (
+from lssvm.linalg.kkt import kkt_matrix, kkt_residual, omega
+from lssvm.linalg.operators import KernelOperator, NystromPreconditioner
+from lssvm.linalg.solvers import (
     NotPositiveDefiniteError,
     choose_method,
     conjugate_gradient,
@@ -580,7 +581,7 @@ def test_not_positive_definite_advice_points_the_right_way():
 def test_ill_conditioned_system_warns(rng):
     """Duplicated rows at gamma = 1e15: solved to round-off, but alpha is not split
     reliably between identical rows; a NumericalWarning says so."""
-    from lssvm.solvers import NumericalWarning
+    from lssvm.linalg.solvers import NumericalWarning
 
     X = rng.standard_normal((40, 2))
     X = np.vstack([X, X])

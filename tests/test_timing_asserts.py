@@ -4,7 +4,7 @@ A time measured while the book is built depends on the machine: the same chapter
 on a CPU with AVX-512 and on one where numpy's ``exp`` was ten times slower, and a
 hidden assert on a live timing made the build pass on one and fail on the other. The
 rule: a live timing is shown with its machine and the words around it are computed
-from it (``lssvm.report.compare_times``); no assert reads it. Claims the argument
+from it (``lssvm.reporting.ledger.compare_times``); no assert reads it. Claims the argument
 needs as facts are quoted from a stored results file.
 
 This test reads every chapter's code cells in order, the way the kernel runs them,
@@ -292,6 +292,6 @@ def test_no_assert_reads_a_live_timing(chapter):
     assert not found, (
         f"{chapter.name}: asserts that read a live timing or memory reading (a build "
         "then passes or fails by machine; compute the words with "
-        "lssvm.report.compare_times or quote a stored run instead):\n  "
+        "lssvm.reporting.ledger.compare_times or quote a stored run instead):\n  "
         + "\n  ".join(found)
     )

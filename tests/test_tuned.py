@@ -20,8 +20,8 @@ from sklearn.model_selection import (
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lssvm import LSSVMClassifier, LSSVMClassifierCV, LSSVMRegressor, LSSVMRegressorCV
-from lssvm.search import initial_sigma2_grid
-from lssvm.tuned import SEARCHES
+from lssvm.model_selection.search import initial_sigma2_grid
+from lssvm.model_selection.estimators import SEARCHES
 
 RTOL_SCORE = 1e-9  # closed-form MSE / r2 scores against refitted ones
 ATOL_PREDICT = 1e-12  # best_estimator_ against a fresh fit with best_params_
@@ -44,6 +44,11 @@ PARAMS = {
     "random_state",
     "strategy",
     "verbose",
+    # the parameters of LSSVMBase that reach the refit (and, fit_intercept, the CV)
+    "solver",
+    "tol",
+    "fit_intercept",
+    "n_jobs",
 }
 
 
@@ -520,9 +525,9 @@ def test_verbose_reports_bits_and_total_time(rng, capsys):
 
 
 def test_memory_is_checked_before_the_closed_form(rng, monkeypatch):
-    import lssvm._memory
+    import lssvm.linalg.memory
 
-    monkeypatch.setattr(lssvm._memory, "available_memory", lambda: 10_000)
+    monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: 10_000)
     X = rng.standard_normal((40, 2))
     with pytest.raises(MemoryError, match=r"LSSVMRegressorCV: .*N = 40.*51200 bytes"):
         LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0]).fit(X, X[:, 0])
@@ -546,3 +551,35 @@ def test_verbose_names_each_bit_of_a_shared_group(rng, capsys):
     assert "bits 1, 2, 3 of 3" in err
     for j in (1, 2, 3):
         assert f"bit {j} of 3: search 'random'" in err
+
+
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_shared_parameters_reach_the_refit(cls):
+    """solver, tol, fit_intercept and n_jobs are passed to best_estimator_ as given."""
+    from lssvm.datasets import load_ripley
+
+    X, y = load_ripley("train")
+    shared = dict(solver="cg", tol=1e-8, fit_intercept=False, n_jobs=1)
+    est = cls(gamma=[1.0, 10.0], sigma2=[0.5], cv=5, **shared).fit(X, y.astype(float))
+    params = est.best_estimator_.get_params()
+    assert {k: params[k] for k in shared} == shared
+    assert est.best_estimator_.b_ == 0.0  # no bias in the refit
+
+
+def test_closed_form_cv_without_bias_equals_refitting():
+    """fit_intercept=False: the held-out outputs of [S 3.62] equal those of refits."""
+    from lssvm import LSSVMRegressor
+    from lssvm.kernels import RBF
+    from lssvm.model_selection.closed_form import ClosedFormCV, make_folds
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=40)
+    folds = make_folds(5, X, y, classifier=False)
+    for strategy in ("eigen", "cholesky"):
+        cv = ClosedFormCV(RBF(1.0)(X), y, folds, strategy=strategy, fit_intercept=False)
+        for V, held_out in zip(folds, cv.latent(10.0)):
+            train = np.setdiff1d(np.arange(40), V)
+            ref = LSSVMRegressor(gamma=10.0, sigma2=1.0, fit_intercept=False)
+            ref.fit(X[train], y[train])
+            np.testing.assert_allclose(held_out, ref.predict(X[V]), rtol=1e-8, atol=1e-10)

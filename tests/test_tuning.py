@@ -1,4 +1,4 @@
-"""Closed-form cross-validation (lssvm.tuning) against explicit refitting of every fold.
+"""Closed-form cross-validation (lssvm.model_selection.closed_form) against explicit refitting of every fold.
 
 The held-out latent outputs of :class:`ClosedFormCV` must equal those of an
 LSSVMClassifier / LSSVMRegressor trained on the complement of each fold, for both
@@ -25,8 +25,8 @@ from sklearn.model_selection import (
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.kernels import RBF, make_kernel
-from lssvm.solvers import NotPositiveDefiniteError
-from lssvm.tuning import EIGEN_MIN_GAMMAS, ClosedFormCV, make_folds, score_latent
+from lssvm.linalg.solvers import NotPositiveDefiniteError
+from lssvm.model_selection.closed_form import EIGEN_MIN_GAMMAS, ClosedFormCV, make_folds, score_latent
 
 ATOL_REFIT = 1e-8  # closed-form held-out outputs against refitting each fold
 ATOL_STRATEGIES = 1e-9  # "eigen" against "cholesky"

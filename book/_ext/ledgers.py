@@ -1,7 +1,7 @@
 """Sphinx extension of the book: the landing page's status table, from the ledgers.
 
 Every chapter that reproduces a source ends with a reproduction ledger
-(:class:`lssvm.report.Ledger`), which the chapter writes to
+(:class:`lssvm.reporting.ledger.Ledger`), which the chapter writes to
 ``_build/ledgers/<chapter>.json`` when it is executed. The landing page holds the
 directive ``{reproduction-status}``; once every chapter has been read (and so
 executed), this extension replaces the directive with two tables assembled from
@@ -24,7 +24,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
 
-from lssvm.report import VERDICTS  # the one list of verdicts
+from lssvm.reporting.ledger import VERDICTS  # the one list of verdicts
 
 logger = logging.getLogger(__name__)
 

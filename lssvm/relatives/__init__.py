@@ -15,12 +15,17 @@
 
 The C-SVC, nu-SVC, epsilon-SVR and nu-SVR of [C8 §8.3-8.4] are LIBSVM's, used
 through scikit-learn (``SVC``, ``NuSVC``, ``SVR``, ``NuSVR``). These modules reuse
-:mod:`lssvm.kernels` and :func:`lssvm.solvers.solve_bordered_kkt`; nothing in the
+:mod:`lssvm.kernels` and :func:`lssvm.linalg.solvers.solve_bordered_kkt`; nothing in the
 core package imports them.
 """
 
 from .kpls import KernelPLSRegression
-from .laplacian import LapRLSClassifier, LapSVMClassifier, graph_laplacian, graph_regression
+from .laplacian import (
+    LapRLSClassifier,
+    LapSVMClassifier,
+    graph_laplacian,
+    graph_regression,
+)
 from .psvm import PSVMClassifier
 from .rfe import LSSVMRFE, RFEResult, rfe
 from .rvm import RVMClassifier, RVMRegressor

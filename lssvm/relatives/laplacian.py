@@ -19,7 +19,7 @@ l labelled points with :math:`\tilde k` and the ambient penalty alone, so
 
 - :class:`LapRLSClassifier` (squared loss, V = (y - f)^2) is the ordinary LS-SVM
   classifier (:class:`lssvm.LSSVMClassifier`, ``kernel="precomputed"``, solved by
-  :func:`lssvm.solvers.solve_bordered_kkt`) with gamma = 1/(gamma_A l);
+  :func:`lssvm.linalg.solvers.solve_bordered_kkt`) with gamma = 1/(gamma_A l);
 - :class:`LapSVMClassifier` (hinge loss) is scikit-learn's ``SVC`` on
   :math:`\tilde k` with C = 1/(2 gamma_A l).
 

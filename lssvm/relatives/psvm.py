@@ -25,7 +25,7 @@ every coefficient penalised. Two closed forms follow.
 
 The matrix does not depend on the labels, so the k problems of one-versus-rest
 [C8 §8.5.3] are k right-hand sides of one factorisation. Both forms are solved by
-:func:`lssvm.solvers.solve_bordered_kkt` without border (``a=None``).
+:func:`lssvm.linalg.solvers.solve_bordered_kkt` without border (``a=None``).
 
 Source: G. Fung and O. L. Mangasarian, Proximal support vector machine classifiers,
 KDD 2001; [C8 §8.4.4], [C8 §8.5.3].
@@ -40,7 +40,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_classes, check_positive
 from ..kernels import Linear, make_kernel
-from ..solvers import solve_bordered_kkt
+from ..linalg.solvers import solve_bordered_kkt
 
 __all__ = ["PSVMClassifier", "METHODS"]
 

@@ -20,7 +20,7 @@ columns.
 
 The number of inputs is chosen without refitting: at every step the exact
 leave-one-out outputs of the LS-SVM on the current inputs follow from the one
-factorisation (:class:`lssvm.tuning.ClosedFormCV`), and the subset with the fewest
+factorisation (:class:`lssvm.model_selection.closed_form.ClosedFormCV`), and the subset with the fewest
 leave-one-out errors is kept (ties: the smaller subset).
 
 Source: I. Guyon, J. Weston, S. Barnhill and V. Vapnik, Gene selection for cancer
@@ -42,8 +42,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import check_classes, check_positive
 from ..kernels import Linear, make_kernel
-from ..solvers import solve_bordered_kkt
-from ..tuning import ClosedFormCV, make_folds
+from ..linalg.solvers import solve_bordered_kkt
+from ..model_selection.closed_form import ClosedFormCV, make_folds
 from .psvm import one_vs_rest_codes
 
 __all__ = ["rfe", "RFEResult", "LSSVMRFE", "CRITERIA"]

@@ -33,23 +33,22 @@ beside one busy process; the figures, with their machines, are in
 
 Memory: the closed form holds about four N x N matrices (the kernel matrix and its
 eigendecomposition); their bytes are compared with the available memory before
-anything is allocated (:class:`lssvm._memory.InsufficientMemoryError`).
+anything is allocated (:class:`lssvm.linalg.memory.InsufficientMemoryError`).
 
 Source: Suykens et al. (2002), ch. 3, [S §3.4.2].
 """
 
 from __future__ import annotations
 
-import sys
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import minimize
 
-from ._memory import check_dense_memory
-from .kernels import _blas, make_kernel
-from .tuning import ClosedFormCV, score_latent
+from .._log import Progress
+from ..kernels import _blas, make_kernel
+from ..linalg.memory import check_dense_memory
+from .closed_form import ClosedFormCV, score_latent
 
 __all__ = [
     "GAMMA_0",
@@ -137,6 +136,7 @@ class _Evaluator:
     def __init__(
         self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
         strategy="auto", verbose=0, per_column=False, sample_weight=None,
+        fit_intercept=True,
     ):  # fmt: skip
         check_dense_memory(
             X.shape[0], n_matrices=_CV_MATRICES, what="closed-form cross-validation",
@@ -144,6 +144,7 @@ class _Evaluator:
         )  # fmt: skip
         self.X, self.Y, self.folds = X, Y, folds
         self.sample_weight = sample_weight  # weighted LS-SVM and weighted scores
+        self.fit_intercept = fit_intercept  # the bias of [S 3.24], or none [S 3.62]
         self.kernel, self.degree, self.tau = kernel, degree, tau
         self.scoring, self.strategy, self.verbose = scoring, strategy, verbose
         # per_column: one SearchResult per column of Y (per-bit tuning), else one
@@ -151,7 +152,7 @@ class _Evaluator:
         n_results = Y.shape[1] if per_column else 1
         self.results = [SearchResult() for _ in range(n_results)]
         self.result = self.results[0]
-        self._start = time.perf_counter()
+        self._log = Progress("search", verbose)
 
     def _weights(self, V):
         return None if self.sample_weight is None else self.sample_weight[V]
@@ -198,6 +199,7 @@ class _Evaluator:
                 strategy=self.strategy,
                 n_gammas=len(gammas),
                 sample_weight=self.sample_weight,
+                fit_intercept=self.fit_intercept,
             )
             for i, gamma in enumerate(gammas):
                 stage_records[i, j] = (
@@ -215,14 +217,10 @@ class _Evaluator:
         return self.result
 
     def _progress(self, stage, done, total, n_new):
-        if self.verbose:
-            print(
-                f"[lssvm search] stage {stage}: kernel matrix {done}/{total}, "
-                f"{len(self.result.records) + n_new} points done, "
-                f"{time.perf_counter() - self._start:.1f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+        self._log(
+            f"stage {stage}: kernel matrix {done}/{total}, "
+            f"{len(self.result.records) + n_new} points done"
+        )
 
 
 def grid_search(
@@ -237,13 +235,14 @@ def grid_search(
     """CV score of every (gamma, sigma2) in ``gammas x sigma2s``.
 
     ``Y``: +-1 codes (classification) or targets; ``folds`` from
-    :func:`lssvm.tuning.make_folds`. Keyword ``options``, shared by every search:
+    :func:`lssvm.model_selection.closed_form.make_folds`. Keyword ``options``, shared by every search:
     ``kernel`` ("rbf"; for other kernels sigma2 is not searched), ``degree``, ``tau``,
-    ``scoring`` ("accuracy", see :func:`lssvm.tuning.score_latent`), ``strategy``
-    ("auto", see :class:`lssvm.tuning.ClosedFormCV`), ``verbose`` (0; if > 0, a
-    progress line per kernel matrix on standard error) and ``sample_weight`` (None;
+    ``scoring`` ("accuracy", see :func:`lssvm.model_selection.closed_form.score_latent`), ``strategy``
+    ("auto", see :class:`lssvm.model_selection.closed_form.ClosedFormCV`), ``verbose`` (0; if > 0, a
+    progress line per kernel matrix on standard error), ``sample_weight`` (None;
     positive weights of the weighted LS-SVM; they also weight the held-out points of
-    the named scores, see :func:`lssvm.tuning.score_latent`).
+    the named scores, see :func:`lssvm.model_selection.closed_form.score_latent`) and
+    ``fit_intercept`` (True; False scores the model without bias, [S 3.62]).
     """
     ev = _Evaluator(X, Y, folds, **options)
     return ev.grid(gammas, sigma2s)

@@ -57,19 +57,20 @@ import numbers
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from joblib import effective_n_jobs
 from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_classes, check_positive
-from .kernels import RBF, _blas, make_kernel
-from .multiclass import codebook
+from .._validation import check_classes, check_n_jobs, check_positive
+from ..kernels import RBF, _blas, make_kernel
+from ..linalg.nystrom import NystromFeatureMap
+from ..multiclass import codebook
 
 __all__ = [
     "FixedSizeLSSVMClassifier",
     "FixedSizeLSSVMRegressor",
-    "NystromFeatureMap",
     "renyi_entropy",
     "entropy_prototypes",
     "pairwise_sum",
@@ -77,10 +78,6 @@ __all__ = [
     "loo_errors",
 ]
 
-# Eigenvalues of W = K(Z, Z) below this fraction of the largest are dropped from the
-# feature map: the column of Phi for eigenvalue s carries a round-off of about
-# eps / sqrt(s / s_max) relative to the largest, 3e-12 at the cutoff.
-EIGVAL_RTOL = 1e-9
 # Entropy swaps: candidate pool of POOL_FACTOR * m rows, PROPOSALS_FACTOR * m swaps.
 POOL_FACTOR = 10
 PROPOSALS_FACTOR = 10
@@ -141,34 +138,6 @@ def _draw_prototypes(X, n_rows, n_prototypes, method, sigma2, rng, take):
     X_pool = take(pool)
     local, _ = entropy_prototypes(X_pool, m, sigma2, random_state=rng)
     return pool[local], X_pool[local]
-
-
-# --- the feature map -------------------------------------------------------------------
-
-
-class NystromFeatureMap:
-    r"""x -> diag(s)^{-1/2} U^T k_Z(x) from W = K(Z, Z) = U diag(s) U^T.
-
-    Eigenvalues at most ``EIGVAL_RTOL`` times the largest (and non-positive ones)
-    are dropped: ``transform`` has ``n_components`` <= m columns.
-    """
-
-    def __init__(self, kernel, Z: NDArray):
-        self.kernel = kernel
-        self.Z = np.asarray(Z, dtype=np.float64)
-        W = kernel(self.Z)
-        s, U = np.linalg.eigh((W + W.T) / 2)
-        keep = (s > EIGVAL_RTOL * s.max()) & (s > 0)
-        self.eigvals, self.eigvecs = s[keep][::-1], U[:, keep][:, ::-1]
-        self.projection = self.eigvecs / np.sqrt(self.eigvals)  # (m, r): U diag(s)^-1/2
-
-    @property
-    def n_components(self) -> int:
-        return self.projection.shape[1]
-
-    def transform(self, X: NDArray) -> NDArray[np.float64]:
-        """Phi(X), shape (n, n_components)."""
-        return self.kernel(X, self.Z) @ self.projection
 
 
 # --- accumulation ----------------------------------------------------------------------
@@ -444,13 +413,15 @@ class _FixedSizeBase(BaseEstimator):
         fold sums of the one pass. "loo": the exact leave-one-out squared error of
         every candidate in closed form (:class:`LeaveOneOut`; a second pass over the
         rows, no refit).
-    n_jobs : int, default=1
-        Threads over chunks for in-memory data (results do not depend on it).
+    n_jobs : int or None, default=None
+        Threads over chunks for in-memory data (results do not depend on it). None
+        means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs, as
+        everywhere in lssvm (:func:`joblib.effective_n_jobs`).
     """
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
-                 chunk_size=4096, cv=5, n_jobs=1):
+                 chunk_size=4096, cv=5, n_jobs=None):
         self.n_prototypes = n_prototypes
         self.gamma = gamma
         self.kernel = kernel
@@ -476,7 +447,7 @@ class _FixedSizeBase(BaseEstimator):
     def _check_params(self, n_features):
         self._check_int("n_prototypes", "number m of prototype vectors")
         self._check_int("chunk_size", "rows per chunk")
-        self._check_int("n_jobs", "threads")
+        check_n_jobs(self.n_jobs, owner=self)
         gammas = np.atleast_1d(np.asarray(self.gamma, dtype=object))
         if gammas.ndim != 1 or len(gammas) == 0:
             raise ValueError(
@@ -545,13 +516,13 @@ class _FixedSizeBase(BaseEstimator):
                                     chunk_size=self.chunk_size, T=fmap.projection)
         else:
             stats = accumulate(X, targets(y), kernel, Z, n_folds=n_folds,
-                               chunk_size=self.chunk_size, n_jobs=self.n_jobs,
-                               T=fmap.projection)
+                               chunk_size=self.chunk_size,
+                               n_jobs=effective_n_jobs(self.n_jobs), T=fmap.projection)
         G, c, yy, counts = _feature_space(stats)
         if loo:  # a second pass: closed-form LOO residuals, every gamma at once
             self.cv_errors_ = loo_errors(
                 X, Y if dask_input else targets(y), kernel, fmap, G[0], c[0], gammas,
-                chunk_size=self.chunk_size, n_jobs=self.n_jobs)
+                chunk_size=self.chunk_size, n_jobs=effective_n_jobs(self.n_jobs))
             self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
         elif len(gammas) > 1:
             self.cv_errors_ = cv_errors(G, c, yy, counts, gammas)
@@ -684,7 +655,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
-                 chunk_size=4096, cv=5, n_jobs=1, coding="ova"):
+                 chunk_size=4096, cv=5, n_jobs=None, coding="ova"):
         super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,
                          sigma2=sigma2, degree=degree, tau=tau, prototypes=prototypes,
                          random_state=random_state, chunk_size=chunk_size, cv=cv,

@@ -25,9 +25,9 @@ Retraining does not factor from scratch. With H = K + I/gamma the bordered syste
 columns of H. The Cholesky factor is kept in an order with the points most likely to
 stay (large abs(alpha_k)) first: the factor rows of the unchanged leading points are
 reused, and only the trailing block is rebuilt from its Schur complement
-(:func:`lssvm.rls_svm.update_cholesky`, whose order is refreshed with the new
+(:func:`lssvm.linalg.factor.update_cholesky`, whose order is refreshed with the new
 abs(alpha_k) ranking at every stage). The system of each stage is then solved by
-:func:`lssvm.solvers.solve_bordered_kkt` with the downdated factor passed as
+:func:`lssvm.linalg.solvers.solve_bordered_kkt` with the downdated factor passed as
 ``factor=``: two triangular solves per stage, no new factorisation. The first
 stage after the unpruned fit rebuilds the whole factor (the input order says
 nothing about abs(alpha_k)), so a path costs about two full factorisations plus one
@@ -53,8 +53,6 @@ from __future__ import annotations
 
 import numbers
 import warnings
-import sys
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -64,12 +62,13 @@ from scipy.stats import binom, rankdata
 from sklearn.base import ClassifierMixin, clone, is_classifier
 from sklearn.utils.validation import check_array, check_X_y
 
-from . import multiclass as mc
-from ._base import LSSVMBase
-from ._memory import check_dense_memory
-from ._validation import check_feature_names, check_numeric_targets, feature_names
-from .rls_svm import update_cholesky
-from .solvers import KKTSolution, solve_bordered_kkt
+from .. import multiclass as mc
+from .._base import LSSVMBase
+from .._log import Progress
+from .._validation import check_feature_names, check_numeric_targets, feature_names
+from ..linalg.factor import update_cholesky
+from ..linalg.memory import check_dense_memory
+from ..linalg.solvers import KKTSolution, solve_bordered_kkt
 
 __all__ = [
     "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
@@ -520,7 +519,7 @@ def prune(
         X_val, y_val = validation
         check_feature_names(names, X_val, owner="prune")
         validation = (check_array(X_val, dtype=np.float64), y_val)
-    start = time.perf_counter()
+    log = Progress("prune", verbose)
     path = _prune(
         estimator, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         validation, stop, level, criterion, retune, retune_at, update, per_bit,
@@ -529,13 +528,10 @@ def prune(
     if names is not None:
         for model in path.estimators:
             _set_feature_names(model, names)
-    if verbose:
-        print(
-            f"[lssvm prune] done: {len(path.estimators)} stages, selected stage "
-            f"{path.selected} ({path.n_support[path.selected]} support vectors), "
-            f"{time.perf_counter() - start:.1f} s",
-            file=sys.stderr, flush=True,
-        )  # fmt: skip
+    log(
+        f"done: {len(path.estimators)} stages, selected stage {path.selected} "
+        f"({path.n_support[path.selected]} support vectors)"
+    )
     return path
 
 
@@ -583,20 +579,16 @@ def _prune(estimator, X, y, fraction, n_remove, min_support, n_stages, checkpoin
     )  # fmt: skip
 
 
-def _report(path, verbose, start):
-    """A progress line for the stage just appended, when ``verbose``."""
-    if not verbose:
+def _report(path, log):
+    """A progress line for the stage just appended (nothing unless verbose)."""
+    if not log.verbose:
         return
     stage = len(path.estimators) - 1
     score = path.scores[-1]
     extra = "" if np.isnan(score) else (
         f", validation score {score:.4g}, p = {path.p_values[-1]:.3g}"
     )
-    print(
-        f"[lssvm prune] stage {stage}: {path.n_support[-1]} support vectors{extra}, "
-        f"{time.perf_counter() - start:.1f} s",
-        file=sys.stderr, flush=True,
-    )  # fmt: skip
+    log(f"stage {stage}: {path.n_support[-1]} support vectors{extra}")
 
 
 def _new_factor_path(template, X, update):
@@ -609,7 +601,7 @@ def _new_factor_path(template, X, update):
 def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
          validation, stop, level, criterion, retune, retune_at, update,
          verbose=0):  # fmt: skip
-    start = time.perf_counter()
+    log = Progress("prune", verbose)
     path = PruningPath(update=update)
     template = clone(template)
     factor_path = _new_factor_path(template, X, update)
@@ -648,7 +640,7 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
         spectrum = np.sort(alpha)[::-1]
         path._append(est, kept.copy(), spectrum, score, p_value)
-        _report(path, verbose, start)
+        _report(path, log)
         if _stopped(path, stop, level, stage):
             return path
         floor = _floor(len(kept), min_support, checkpoints)
@@ -734,7 +726,7 @@ def _remove_in_bit(importance, labels, k):
 def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validation,
               stop, level, update, verbose=0):  # fmt: skip
     """The pruning loop with every bit pruned on its own rows (per_bit=True)."""
-    start = time.perf_counter()
+    log = Progress("prune", verbose)
     template = clone(template)
     classes, y_index = np.unique(y, return_inverse=True)
     C = mc.codebook(len(classes), template.coding, random_state=template.random_state)
@@ -777,7 +769,7 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
         spectrum = np.sort(np.concatenate(importances))[::-1]
         path._append(model, support, spectrum, score, p_value,
                      n_support=sum(len(s) for s in support))  # fmt: skip
-        _report(path, verbose, start)
+        _report(path, log)
         if _stopped(path, stop, level, stage):
             return path
         removed_any = False

@@ -15,8 +15,6 @@ Sources: Suykens et al. (2002), [S §3.4.3]; Van Gestel et al., Machine Learning
 from __future__ import annotations
 
 import math
-import sys
-import time
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +22,8 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+
+from .._log import Progress
 
 __all__ = ["randomized_splits", "randomized_test_accuracy"]
 
@@ -55,7 +55,7 @@ def randomized_test_accuracy(
     """
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
     accuracies = np.empty(n_rand)
-    start = time.perf_counter()
+    log = Progress("evaluation", verbose)
     for r, (train, test) in enumerate(
         randomized_splits(y, n_rand, random_state=random_state)
     ):
@@ -64,11 +64,5 @@ def randomized_test_accuracy(
             model = make_pipeline(StandardScaler(), model)
         model.fit(X[train], y[train])
         accuracies[r] = np.mean(model.predict(X[test]) == y[test])
-        if verbose:
-            print(
-                f"[lssvm evaluation] split {r + 1}/{n_rand}: accuracy "
-                f"{accuracies[r]:.4f}, {time.perf_counter() - start:.1f} s",
-                file=sys.stderr,
-                flush=True,
-            )
+        log(f"split {r + 1}/{n_rand}: accuracy {accuracies[r]:.4f}")
     return accuracies

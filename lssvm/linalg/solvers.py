@@ -13,18 +13,18 @@ zero-bias system [S 3.62] of regularization networks [S 3.50] and Gaussian proce
 
 The "direct" method factors H once (Cholesky); "cg" runs conjugate gradient on
 :math:`H\eta = a`, :math:`H\nu = d` together, given Omega as a matrix or as an
-operator V -> Omega V (:class:`lssvm.operators.KernelOperator`: the paper's large
+operator V -> Omega V (:class:`lssvm.linalg.operators.KernelOperator`: the paper's large
 scale algorithm, which never stores the matrix), optionally preconditioned
-(:class:`lssvm.operators.NystromPreconditioner`).
+(:class:`lssvm.linalg.operators.NystromPreconditioner`).
 
 Solvers know matrices, not models: they never import an estimator. The estimators'
 ``solver="auto"`` rule is here too (:func:`choose_method`: by the memory available
 and the speed crossover ``AUTO_DIRECT_MAX_N``), with the module constants
 ``AUTO_DIRECT_MAX_N`` and ``NYSTROM_MAX_RANK``, which may be overridden by
-assignment (``lssvm.solvers.AUTO_DIRECT_MAX_N = 5000``). Before the direct solver
+assignment (``lssvm.linalg.solvers.AUTO_DIRECT_MAX_N = 5000``). Before the direct solver
 allocates its N x N matrix, :func:`check_direct_memory` compares the 8 N^2 bytes with
 the memory available and raises
-:class:`~lssvm._memory.InsufficientMemoryError` (a ``MemoryError`` and a
+:class:`~lssvm.linalg.memory.InsufficientMemoryError` (a ``MemoryError`` and a
 ``ValueError``) that suggests ``solver="cg"``.
 
 Sources: Suykens et al. (2002), ch. 3, [S 3.24-3.27].
@@ -41,8 +41,7 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, lapack
 from sklearn.exceptions import ConvergenceWarning
 
-from . import _memory
-from ._memory import InsufficientMemoryError
+from . import memory as _memory
 
 __all__ = [
     "KKTSolution",
@@ -54,16 +53,13 @@ __all__ = [
     "choose_method",
     "check_direct_memory",
     "preconditioner_rank",
-    "InsufficientMemoryError",
     "SOLVER_METHODS",
-    "ESTIMATOR_SOLVERS",
     "STOPPING_RULES",
     "AUTO_DIRECT_MAX_N",
     "NYSTROM_MAX_RANK",
 ]
 
 SOLVER_METHODS = ("direct", "cg")  # methods of solve_bordered_kkt
-ESTIMATOR_SOLVERS = ("direct", "cg", "auto")  # the estimators' ``solver`` parameter
 STOPPING_RULES = ("residual", "energy")
 
 # solver="auto": the speed crossover. Beyond this many training points matrix-free CG
@@ -100,7 +96,7 @@ class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
 
 class NumericalWarning(UserWarning):
     """A result lost accuracy to round-off (e.g. an ill-conditioned H), or was
-    repaired (e.g. a variance clipped to 0). Also ``lssvm.gp.NumericalWarning``."""
+    repaired (e.g. a variance clipped to 0). Public as ``lssvm.linalg.NumericalWarning``."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +155,8 @@ def choose_method(solver: str, n_samples: int) -> str:
     "auto" is "direct" when both hold, "cg" otherwise:
 
     - memory: the N x N matrix of the direct solver (8 N^2 bytes) takes at most
-      ``lssvm._memory.AUTO_MEMORY_FRACTION`` (one half) of the available memory
-      (:func:`lssvm._memory.available_memory`);
+      ``lssvm.linalg.memory.AUTO_MEMORY_FRACTION`` (one half) of the available memory
+      (:func:`lssvm.linalg.memory.available_memory`);
     - speed: N <= ``AUTO_DIRECT_MAX_N``, the crossover beyond which CG is expected
       to be faster: the factorisation's N^3/3 flops grow faster than the N^2/2
       kernel values of each CG iteration (read at each call, so assigning the
@@ -225,7 +221,7 @@ def solve_bordered_kkt(
         so the output of :meth:`lssvm.kernels.Kernel.gram_lower` can be passed
         directly. An operator (``method="cg"`` only): any callable V -> Omega V for
         V of shape (n_samples, k), with a ``shape`` attribute, such as
-        :class:`lssvm.operators.KernelOperator` (with ``shift=0``: the solver adds
+        :class:`lssvm.linalg.operators.KernelOperator` (with ``shift=0``: the solver adds
         I/gamma itself).
     gamma : float or ndarray of shape (n_samples,)
         Regularization constant of [S 3.1]; an array weights each sample's error.
@@ -249,13 +245,13 @@ def solve_bordered_kkt(
         destroyed; it must be C-contiguous float64 for this to avoid a copy.
     preconditioner : callable, optional
         V -> M^{-1} V with M close to Omega + I/gamma (before the ``signs``
-        scaling), e.g. :class:`lssvm.operators.NystromPreconditioner` with
+        scaling), e.g. :class:`lssvm.linalg.operators.NystromPreconditioner` with
         ``shift=1/gamma``; CG only.
     factor : ndarray, optional
         A Cholesky factor of Omega + I/gamma computed earlier, in the form of
         :attr:`KKTSolution.factor` (upper factor U, U^T U = Omega + I/gamma, in an
         F-ordered array), e.g. one kept up to date by row and column removals
-        (:func:`lssvm.pruning.prune`). The direct solver then only does the two
+        (:func:`lssvm.sparse.pruning.prune`). The direct solver then only does the two
         triangular solves and does not read ``Omega`` (which may be None).
 
     Returns

@@ -29,17 +29,15 @@ Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4
 
 from __future__ import annotations
 
-import sys
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-
 from sklearn.utils.validation import check_array
 
-from . import bayes
-from ._validation import check_feature_names, feature_names
+from .._log import Progress
+from .._validation import check_feature_names, feature_names
+from . import evidence as bayes
 
 __all__ = ["ARDStage", "ARDResult", "ard"]
 
@@ -245,13 +243,7 @@ def ard(
     >>> res.selected.tolist(), int(res.ranking[-1])
     ([0, 1], 2)
     """
-    start = time.perf_counter()
-
-    def say(message):
-        if verbose:
-            elapsed = time.perf_counter() - start
-            print(f"[lssvm ard] {message}, {elapsed:.1f} s", file=sys.stderr,
-                  flush=True)  # fmt: skip
+    say = Progress("ard", verbose)
 
     names = feature_names(X)
     X, t, _ = bayes._check_data(X, y, task, owner="ard")

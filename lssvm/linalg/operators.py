@@ -17,7 +17,7 @@ spectrum of K decays fast (RBF kernels with large :math:`\sigma^2`), and CG on
 condition number).
 
 Operators know kernels and inputs, not models: the signs of the classifier's
-:math:`\Omega = D K D` [S 3.6] are applied by :func:`lssvm.solvers.solve_bordered_kkt`.
+:math:`\Omega = D K D` [S 3.6] are applied by :func:`lssvm.linalg.solvers.solve_bordered_kkt`.
 
 Sources: Suykens et al. (2002), ch. 3, [S 3.24-3.27]; [Williams01] C. Williams and
 M. Seeger, Using the Nystrom method to speed up kernel machines, NIPS 13 (2001).
@@ -25,15 +25,17 @@ M. Seeger, Using the Nystrom method to speed up kernel machines, NIPS 13 (2001).
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
+from joblib import effective_n_jobs
 from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve
 
-from .kernels import RBF, Kernel, _blas
+from .._validation import check_n_jobs
+from ..kernels import RBF, Kernel, _blas
+from .nystrom import nystrom_factor
 
 __all__ = ["KernelOperator", "NystromPreconditioner"]
 
@@ -41,11 +43,6 @@ __all__ = ["KernelOperator", "NystromPreconditioner"]
 # partial product; the lanes are summed in a fixed order, so the result does not
 # depend on how many threads run them.
 N_LANES = 8
-
-# Eigenvalues of W below this fraction of the largest are dropped from the Nystrom
-# approximation: they carry round-off, not spectrum, and dividing by them would only
-# amplify it. The shift keeps M positive definite whatever is dropped.
-NYSTROM_EIGVAL_RTOL = 1e-10
 
 
 class KernelOperator:
@@ -81,9 +78,10 @@ class KernelOperator:
     block_size : int, default=256
         Tile edge b. Memory: one b x b tile (8 b^2 bytes, 512 KiB at the default) and
         one partial output per lane.
-    n_jobs : int, optional
-        Threads; default the number of CPUs available to the process (at most
-        N_LANES).
+    n_jobs : int or None, default=None
+        Threads (at most N_LANES). None means 1 unless in a
+        ``joblib.parallel_config`` context, -1 all CPUs, as everywhere in lssvm
+        (:func:`joblib.effective_n_jobs`); the result does not depend on it.
 
     Examples
     --------
@@ -108,22 +106,13 @@ class KernelOperator:
             raise ValueError(
                 f"block_size must be a positive integer; got block_size={block_size!r}."
             )
-        if n_jobs is not None and int(n_jobs) < 1:
-            raise ValueError(
-                f"n_jobs must be a positive integer; got n_jobs={n_jobs!r}."
-            )
+        check_n_jobs(n_jobs, owner=self)
         self.kernel = kernel
         self.X = X if sp.issparse(X) else np.asarray(X, dtype=np.float64)
         self.shift = float(shift)
         self.block_size = int(block_size)
-        if n_jobs is None:
-            n_cpu = (
-                len(os.sched_getaffinity(0))
-                if hasattr(os, "sched_getaffinity")
-                else None
-            )
-            n_jobs = n_cpu or os.cpu_count() or 1
-        self.n_jobs = max(1, min(int(n_jobs), N_LANES))
+        # None = 1 (unless in a joblib.parallel_config), -1 = all CPUs: as everywhere
+        self.n_jobs = max(1, min(effective_n_jobs(n_jobs), N_LANES))
         # Built-in kernels: prepared inputs and squared norms once, tiles by _block.
         self._tiled = isinstance(kernel, Kernel) and (
             type(kernel).__call__ is Kernel.__call__
@@ -213,7 +202,7 @@ class NystromPreconditioner:
 
     Landmarks: ``rank`` rows of X drawn uniformly without replacement (seeded).
     With :math:`C = K(X, X_L)` (n x r) and :math:`W = K(X_L, X_L) = U S U^T`,
-    eigenvalues of W at most ``NYSTROM_EIGVAL_RTOL`` times the largest are dropped
+    eigenvalues of W at most ``lssvm.linalg.nystrom.EIGVAL_RTOL`` times the largest are dropped
     and :math:`L = C U_+ S_+^{-1/2}` (n x r'), so :math:`K_{nys} = L L^T`. The
     Woodbury identity gives the exact inverse of M,
 
@@ -270,7 +259,7 @@ class NystromPreconditioner:
         rng = np.random.default_rng(random_state)
         self.landmarks = np.sort(rng.choice(n, size=int(rank), replace=False))
         C = kernel(X, X[self.landmarks])  # (n, r)
-        self.L = _nystrom_factor(C, self.landmarks)  # (n, r'), K_nys = L L^T
+        self.L = nystrom_factor(C, self.landmarks)  # (n, r'), K_nys = L L^T
         G = self.L.T @ self.L  # (r', r')
         G.flat[:: G.shape[0] + 1] += self.shift  # s I + L^T L
         self._G_cho = cho_factor(G, lower=True) if G.size else None
@@ -293,12 +282,3 @@ class NystromPreconditioner:
             f"NystromPreconditioner(n_samples={self.shape[0]}, "
             f"rank={len(self.landmarks)}, kept={self.L.shape[1]}, shift={self.shift!r})"
         )
-
-
-def _nystrom_factor(C, landmarks):
-    """L with L L^T = C W^+ C^T, W = C[landmarks], small eigenvalues of W dropped."""
-    W = C[landmarks]
-    s, U = np.linalg.eigh((W + W.T) / 2)  # W = U diag(s) U^T
-    # s > 0 too: of an indefinite user kernel only the positive part is kept.
-    keep = (s > NYSTROM_EIGVAL_RTOL * s.max()) & (s > 0)
-    return C @ (U[:, keep] / np.sqrt(s[keep]))

@@ -1,7 +1,7 @@
 """Memory checks before dense N x N allocations.
 
 The direct solver, the closed-form cross-validation, the RLS-SVM, the evidence
-framework (:mod:`lssvm.bayes`, :mod:`lssvm.ard`) and pruning store N x N float64
+framework (:mod:`lssvm.bayes`, :mod:`lssvm.bayes.ard`) and pruning store N x N float64
 matrices: 8 N^2 bytes each (298 GiB at N = 200,000). Before allocating, they compare
 the bytes they need with the memory the operating system reports as available
 (:func:`available_memory`) and raise :class:`InsufficientMemoryError`, which names N,
@@ -9,10 +9,10 @@ both sizes and the alternative, instead of numpy's raw "Unable to allocate".
 
 The estimators' ``solver="auto"`` uses :func:`fits_in_memory` to choose the direct
 solver only when its matrix takes at most :data:`AUTO_MEMORY_FRACTION` of the
-available memory (see :func:`lssvm.solvers.choose_method`).
+available memory (see :func:`lssvm.linalg.solvers.choose_method`).
 
 Tests never allocate to exercise this: they replace :func:`available_memory`
-(``monkeypatch.setattr(lssvm._memory, "available_memory", lambda: 2**30)``).
+(``monkeypatch.setattr(lssvm.linalg.memory, "available_memory", lambda: 2**30)``).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def check_dense_memory(
     owner : object or str, optional
         The estimator (or function name) that asks, for the message.
 
-    >>> import lssvm._memory as m
+    >>> import lssvm.linalg.memory as m
     >>> m.check_dense_memory(10)  # 800 bytes: fine
     """
     available = available_memory()

@@ -12,7 +12,7 @@ linear system [S 3.24],
 with :math:`a = y, d = 1_v, \Omega_{kl} = y_k y_l K(x_k, x_l)` for the classifier
 [S 3.5-3.6] and :math:`a = 1_v, d = y, \Omega = K` for regression [S 3.32-3.33].
 These helpers form the matrices explicitly, for teaching and for checks; the solver
-in :mod:`lssvm.solvers` never needs them.
+in :mod:`lssvm.linalg.solvers` never needs them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 r"""CG's matrix-free kernel operator on a ``dask.distributed`` cluster ([S §3.4.1]).
 
 :class:`DaskKernelOperator` computes the same map as
-:class:`lssvm.operators.KernelOperator`, :math:`V \mapsto (K + sI) V` with
+:class:`lssvm.linalg.operators.KernelOperator`, :math:`V \mapsto (K + sI) V` with
 :math:`K = K(X, X)` never stored, but the tiles of K are computed on the workers of a
 ``dask.distributed`` client, where the inputs are:
 
@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from .kernels import _blas
+from ..kernels import _blas
 from .operators import KernelOperator
 
 __all__ = ["DaskKernelOperator", "cyclic_pairs"]
@@ -105,7 +105,7 @@ class DaskKernelOperator:
         Added to the diagonal (``1/gamma`` gives H of [S 3.24]; the solver adds
         I/gamma itself when given ``shift=0``).
     block_size : int, default=256
-        Tile edge inside each task, as for :class:`lssvm.operators.KernelOperator`.
+        Tile edge inside each task, as for :class:`lssvm.linalg.operators.KernelOperator`.
     n_blocks : int, optional
         Row blocks p (and tasks per product). Default: four per worker thread, plus
         one to make it odd (equal tasks), at most one per ``block_size`` rows.

@@ -73,7 +73,7 @@ import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, cholesky, solve_triangular
+from scipy.linalg import cho_factor, cho_solve, cholesky
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -81,19 +81,20 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import probability as prob
-from ._base import ACCEPT_SPARSE, check_sample_weight
-from ._memory import check_dense_memory
-from ._validation import (
+from .. import probability as prob
+from .._base import ACCEPT_SPARSE, positive_weight_rows
+from .._validation import (
     check_classes,
     check_finite_output,
     check_kernel,
     check_positive,
 )
-from .kernels import Precomputed, fit_view
-from .solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from ..kernels import Precomputed, fit_view
+from ..linalg.factor import loo_latent, update_cholesky
+from ..linalg.memory import check_dense_memory
+from ..linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
-__all__ = ["RLSSVMClassifier", "solve_on_support", "update_cholesky", "Optimality"]
+__all__ = ["RLSSVMClassifier", "solve_on_support", "Optimality"]
 
 # Above this fraction of |S| changed (|R| + |P|), the factor is computed afresh.
 _MAX_CHANGE_FOR_REUSE = 0.25
@@ -128,63 +129,6 @@ def solve_on_support(K_SS, y_S, C):
     b = v.sum() / u.sum()  # [P 59]
     theta = y_S * (v - b * u)  # [P 59]: theta = Y_S (v - b u)
     return theta, float(b)
-
-
-def update_cholesky(L, order, new_order, rows):
-    """Lower Cholesky factor of A[new][:, new] from that of A[order][:, order].
-
-    A variant of [P §5.2-5.3] of [Peng16]: only the points ``order[:p]`` of the
-    longest common prefix of ``order`` and ``new_order`` keep their rows of L (the
-    paper's row switches [P 63-64] keep the rows of every common point). For the
-    trailing points T = ``new_order[p:]`` the rows L_TH on the kept block H come from L
-    (points of ``order``) or from a triangular solve L_HH L_TH^T = A_HT (added
-    points), and L_TT is the Cholesky factor [P 61] of the Schur complement
-    A_TT - L_TH L_TH^T.
-
-    Parameters
-    ----------
-    L : ndarray of shape (n_old, n_old)
-        Lower Cholesky factor of A[order][:, order].
-    order, new_order : ndarray of int
-        Global indices of the old and new sets, in factor order.
-    rows : callable
-        ``rows(idx)`` returns A[idx][:, new_order] for an index array ``idx``.
-
-    Returns
-    -------
-    L_new : ndarray of shape (n_new, n_new)
-
-    >>> A = np.array([[4.0, 2, 0], [2, 5, 1], [0, 1, 3]])
-    >>> L = np.linalg.cholesky(A[:2, :2])
-    >>> new = np.array([0, 2])
-    >>> L_new = update_cholesky(L, np.array([0, 1]), new, lambda i: A[i][:, new])
-    >>> np.allclose(L_new, np.linalg.cholesky(A[np.ix_(new, new)]))
-    True
-    """
-    order, new_order = np.asarray(order), np.asarray(new_order)
-    n_common = min(len(order), len(new_order))
-    differ = np.flatnonzero(order[:n_common] != new_order[:n_common])
-    p = int(differ[0]) if len(differ) else n_common
-    tail = new_order[p:]
-    L_new = np.zeros((len(new_order), len(new_order)))
-    L_new[:p, :p] = L[:p, :p]
-    if len(tail) == 0:
-        return L_new
-    old_pos = np.full(int(max(order.max(initial=-1), tail.max())) + 1, -1)
-    old_pos[order] = np.arange(len(order))
-    pos = old_pos[tail]
-    kept = pos >= 0
-    A_T = rows(tail)  # A[T][:, new_order]
-    L_TH = np.empty((len(tail), p))
-    L_TH[kept] = L[pos[kept], :p]
-    if p and (~kept).any():
-        L_TH[~kept] = solve_triangular(
-            L[:p, :p], A_T[~kept, :p].T, lower=True, check_finite=False
-        ).T
-    schur = A_T[:, p:] - L_TH @ L_TH.T  # Schur complement of the kept block H
-    L_new[p:, :p] = L_TH
-    L_new[p:, p:] = cholesky(schur, lower=True, check_finite=False)  # [P 61]
-    return L_new
 
 
 class Optimality(NamedTuple):
@@ -287,7 +231,7 @@ default="rbf"
         (:func:`lssvm.probability.platt_fit`) fitted to leave-one-out outputs. A
         point outside S leaves the solution unchanged, so its output is already
         held out; for the points of S the closed form of the LS-SVM on S
-        (:func:`lssvm.probability.loo_latent`: [P 48] is the LS-SVM regression
+        (:func:`lssvm.linalg.factor.loo_latent`: [P 48] is the LS-SVM regression
         system on S with gamma = C) gives them exactly as long as removing the point
         does not change S (the usual approximation for the L2-SVM).
 
@@ -401,16 +345,11 @@ default="rbf"
             owner=self,
         )  # fmt: skip
         X, self.kernel_ = fit_view(kernel, X)  # precomputed: indices and K
-        w = check_sample_weight(sample_weight, X, owner=self)
-        if w is not None:  # weight 0: the point takes no part in [P 6]
-            keep = np.flatnonzero(w > 0)
-            X, y, w = X[keep], y[keep], w[keep]
-            if len(np.unique(y)) < 2:
-                raise ValueError(
-                    f"{type(self).__name__}: sample_weight leaves only class "
-                    f"{np.unique(y).tolist()} with positive weight; both classes "
-                    f"{self.classes_.tolist()} need a sample of positive weight."
-                )
+        keep, w = positive_weight_rows(  # weight 0: no part in [P 6]
+            sample_weight, X, y, owner=self, classes=self.classes_
+        )
+        if keep is not None:
+            X, y = X[keep], y[keep]
         C = np.full(X.shape[0], C) if w is None else C * w  # C_k = C w_k in [P 6]
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         if self.n_sv_max is not None and self.n_sv_max < len(y_pm):
@@ -464,7 +403,7 @@ default="rbf"
         # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k
         sol = solve_bordered_kkt(self.kernel_.gram_lower(X[S]), C[S], np.ones(len(S)),
                                  y_pm[S], overwrite=True)  # fmt: skip
-        f[S] = prob.loo_latent(sol.factor, y_pm[S], sol.alpha, overwrite=True)
+        f[S] = loo_latent(sol.factor, y_pm[S], sol.alpha, overwrite=True)
         self.loo_decision_ = f
         self.probA_, self.probB_ = prob.platt_fit(f, y_pm > 0, w)
 
@@ -605,25 +544,33 @@ default="rbf"
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(int)]
 
-    def optimality(self, X, y) -> Optimality:
-        """The optimality conditions of [P 6] on the training data (X, y)."""
+    def optimality(self, X, y, sample_weight=None) -> Optimality:
+        """The optimality conditions of [P 6] on the training data (X, y).
+
+        Pass the ``sample_weight`` of the fit: the conditions of the weighted problem
+        use C_k = C w_k, and rows of weight 0 take no part (as in the fit).
+        """
         check_is_fitted(self, "theta_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        y_pm = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
+        y = np.asarray(y)
+        keep, w = positive_weight_rows(sample_weight, X, owner=self)
+        if keep is not None:
+            X, y = X[keep], y[keep]
+        C = float(self.C) * (np.ones(len(y)) if w is None else w)  # C_k of [P 6]
+        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         e = 1.0 - y_pm * self.decision_function(X)
         in_S = np.zeros(len(y_pm), dtype=bool)
         in_S[self.support_] = True
-        # dJ/dw = 2 sum_k c_k phi(x_k), c = [y theta on S] - C max(0, e) y
-        c = -float(self.C) * np.maximum(e, 0.0) * y_pm
+        # dJ/dw = 2 sum_k c_k phi(x_k), c = [y theta on S] - C_k max(0, e) y
+        c = -C * np.maximum(e, 0.0) * y_pm
         c[self.support_] += self.dual_coef_
         gradient_w_sq = 4.0 * c @ self.kernel_(X, X) @ c
         return Optimality(
             min_error_support=float(e[in_S].min()),
             max_error_outside=float(e[~in_S].max()) if (~in_S).any() else -np.inf,
             gradient_w_norm=float(np.sqrt(max(gradient_w_sq, 0.0))),
-            gradient_b=float(-2.0 * float(self.C) * np.sum(np.maximum(e, 0.0) * y_pm)),
+            gradient_b=float(-2.0 * np.sum(C * np.maximum(e, 0.0) * y_pm)),
         )
-
 
 
 def _objective(K_SS, y_S, theta, e, C) -> float:

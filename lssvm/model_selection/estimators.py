@@ -1,7 +1,7 @@
 """LS-SVM estimators that tune (gamma, sigma2) by exact closed-form cross-validation.
 
 ``LSSVMClassifierCV`` and ``LSSVMRegressorCV`` run one of the searches of
-:mod:`lssvm.search` with held-out outputs from :class:`lssvm.tuning.ClosedFormCV`
+:mod:`lssvm.model_selection.search` with held-out outputs from :class:`lssvm.model_selection.closed_form.ClosedFormCV`
 (identical to refitting every fold), then refit the best model on all the data, as
 step (5) of the book's tuning algorithm ([S §3.4.2]) and scikit-learn's
 ``GridSearchCV(refit=True)`` do.
@@ -10,8 +10,6 @@ step (5) of the book's tuning algorithm ([S §3.4.2]) and scikit-learn's
 from __future__ import annotations
 
 import numbers
-import sys
-import time
 import warnings
 
 import numpy as np
@@ -20,26 +18,32 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import multiclass as mc
-from . import search as _search
-from ._base import ACCEPT_SPARSE, check_sample_weight
-from ._memory import check_dense_memory
-from ._validation import (
+from .. import multiclass as mc
+from .._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
+from .._docs import shared_parameters
+from .._log import Progress
+from .._validation import (
     check_classes,
     check_count,
     check_numeric_targets,
     check_positive,
 )
-from .classifier import LSSVMClassifier, _has_probability, check_probability
-from .kernels import Precomputed, fit_view
-from .regressor import LSSVMRegressor
-from .tuning import make_folds
+from ..classifier import LSSVMClassifier, _has_probability, check_probability
+from ..kernels import Precomputed, fit_view
+from ..linalg.memory import check_dense_memory
+from ..regressor import LSSVMRegressor
+from . import search as _search
+from .closed_form import make_folds
 
 __all__ = ["LSSVMClassifierCV", "LSSVMRegressorCV", "SEARCHES"]
 
 SEARCHES = ("grid", "shrinking", "random", "simplex")
+#: Parameters shared with LSSVMClassifier/LSSVMRegressor that reach the refit as given
+#: (fit_intercept also reaches the closed-form CV: it scores the same model).
+SHARED_REFIT_PARAMS = ("solver", "tol", "fit_intercept", "n_jobs")
 
 
+@shared_parameters(LSSVMBase)
 class _LSSVMCVBase(BaseEstimator):
     """Shared parameters and fit of the tuned estimators.
 
@@ -72,18 +76,21 @@ class _LSSVMCVBase(BaseEstimator):
         Seed of the random search (and, for the classifier, of the ECOC); None
         gives a different draw at each fit.
     strategy : {"auto", "eigen", "cholesky"}, default="auto"
-        How the closed-form CV gets H^{-1} (see :mod:`lssvm.tuning`).
+        How the closed-form CV gets H^{-1} (see :mod:`lssvm.model_selection.closed_form`).
     verbose : int, default=0
         If > 0, print progress to standard error: which bit (multiclass) and stage
         runs, a line per kernel matrix, and the total time after the refit.
+    {shared: solver tol fit_intercept n_jobs}
+        These four reach the refit as given; ``fit_intercept`` also reaches the
+        closed-form CV, which then scores the model without bias [S 3.62].
 
     Notes
     -----
     The closed-form CV holds about four N x N matrices (kernel matrix,
     eigendecomposition); their bytes are compared with the available memory
-    before anything is allocated (:class:`lssvm._memory.InsufficientMemoryError`).
+    before anything is allocated (:class:`lssvm.linalg.memory.InsufficientMemoryError`).
     Its linear algebra runs with BLAS limited to
-    ``lssvm.search.SEARCH_BLAS_THREADS`` threads (see :mod:`lssvm.search`).
+    ``lssvm.model_selection.search.SEARCH_BLAS_THREADS`` threads (see :mod:`lssvm.model_selection.search`).
 
     ``kernel="precomputed"`` takes the Gram matrix at fit (sigma2 is then not
     searched) and K(X_test, X_train) at predict; sparse CSR/CSC X is accepted for
@@ -122,14 +129,13 @@ class _LSSVMCVBase(BaseEstimator):
         """(X, y, w) for the search: rows of weight 0 dropped, as in the fit."""
         if self._precomputed():
             X = fit_view(Precomputed(), X)[1].K  # checks that the Gram matrix is square
-        w = check_sample_weight(sample_weight, X, owner=self)
+        keep, w = positive_weight_rows(sample_weight, X, owner=self)
         self._kept_of = np.arange(X.shape[0])  # rows of the data as given
-        if w is None:
+        if keep is None:
             self._kept = self._kept_of
             return X, y, None
-        keep = np.flatnonzero(w > 0)
         self._kept = keep
-        return self._rows(X, keep), y[keep], w[keep]
+        return self._rows(X, keep), y[keep], w
 
     _estimator_class = None
     _default_scoring = None
@@ -150,6 +156,10 @@ class _LSSVMCVBase(BaseEstimator):
         random_state=0,
         strategy="auto",
         verbose=0,
+        solver="direct",
+        tol=1e-10,
+        fit_intercept=True,
+        n_jobs=None,
     ):
         self.gamma = gamma
         self.sigma2 = sigma2
@@ -164,6 +174,10 @@ class _LSSVMCVBase(BaseEstimator):
         self.random_state = random_state
         self.strategy = strategy
         self.verbose = verbose
+        self.solver = solver
+        self.tol = tol
+        self.fit_intercept = fit_intercept
+        self.n_jobs = n_jobs
 
     def _candidates(self, name, default):
         values = default if getattr(self, name) is None else getattr(self, name)
@@ -175,7 +189,7 @@ class _LSSVMCVBase(BaseEstimator):
         return values
 
     def _search_one(self, X, Y, folds, gammas, sigma2s, scoring=None):
-        """One search of :mod:`lssvm.search` over (gamma, sigma2) for targets Y."""
+        """One search of :mod:`lssvm.model_selection.search` over (gamma, sigma2) for targets Y."""
         common = dict(
             kernel=self.kernel,
             degree=self.degree,
@@ -184,6 +198,7 @@ class _LSSVMCVBase(BaseEstimator):
             strategy=self.strategy,
             verbose=self.verbose,
             sample_weight=self._weights,
+            fit_intercept=self.fit_intercept,
         )
         search, extra = {
             "grid": (_search.grid_search, {}),
@@ -279,8 +294,7 @@ class _LSSVMCVBase(BaseEstimator):
 
     def _say(self, message):
         """A progress line on standard error when ``verbose``."""
-        if self.verbose:
-            print(f"[lssvm tune] {message}", file=sys.stderr, flush=True)
+        self._log(message, timed=False)
 
     def _refit(self, X, y, sample_weight=None):
         """Step (5): the best model on all the data (X as given: feature names).
@@ -290,7 +304,7 @@ class _LSSVMCVBase(BaseEstimator):
         del self._weights, self._held_out, self._kept, self._kept_of
         self._say("refit on all the data")
         self.best_estimator_.fit(X, y, sample_weight=sample_weight)
-        self._say(f"done in {time.perf_counter() - self._start:.1f} s")
+        self._say(f"done in {self._log.elapsed:.1f} s")
 
     def _tune(self, X, Y, y_for_folds, classifier, scoring=None, **fixed):
         gammas, sigma2s = self._grids(X)
@@ -302,8 +316,12 @@ class _LSSVMCVBase(BaseEstimator):
         self.n_splits_ = len(folds)
         self.best_estimator_ = self._estimator_class(
             kernel=self.kernel, degree=self.degree, tau=self.tau, **fixed,
-            **self.best_params_,
+            **self._shared_params(), **self.best_params_,
         )  # fmt: skip
+
+    def _shared_params(self):
+        """The parameters of :class:`lssvm._base.LSSVMBase` that the refit takes as given."""
+        return {name: getattr(self, name) for name in SHARED_REFIT_PARAMS}
 
     def _delegate(self, X):
         check_is_fitted(self, "best_estimator_")
@@ -373,6 +391,10 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         random_state=0,
         strategy="auto",
         verbose=0,
+        solver="direct",
+        tol=1e-10,
+        fit_intercept=True,
+        n_jobs=None,
         coding="ovo",
         decoding="hamming",
         targets="pm1",
@@ -383,7 +405,8 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             gamma=gamma, sigma2=sigma2, kernel=kernel, degree=degree, tau=tau, cv=cv,
             search=search, scoring=scoring, n_refinements=n_refinements,
             n_iter=n_iter, random_state=random_state, strategy=strategy,
-            verbose=verbose,
+            verbose=verbose, solver=solver, tol=tol, fit_intercept=fit_intercept,
+            n_jobs=n_jobs,
         )  # fmt: skip
         self.coding = coding
         self.decoding = decoding
@@ -396,7 +419,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
         ``sample_weight``: see the class docstring (weighted LS-SVM).
         """
-        self._start = time.perf_counter()
+        self._log = Progress("tune", self.verbose)
         X_given = X
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
@@ -449,7 +472,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
                 f"bit{'s' if len(bits) > 1 else ''} "
                 f"{', '.join(str(j + 1) for j in bits)} of {Y.shape[1]} "
                 f"(classes {np.unique(y[rows]).tolist()}, {len(rows)} rows, "
-                f"{len(folds)} folds), {time.perf_counter() - self._start:.1f} s"
+                f"{len(folds)} folds), {self._log.elapsed:.1f} s"
             )
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
@@ -477,7 +500,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         self.n_splits_ = int(max(n_splits))
         self.best_estimator_ = LSSVMClassifier(
             kernel=self.kernel, degree=self.degree, tau=self.tau,
-            bit_params=bit_params, **fixed,
+            bit_params=bit_params, **self._shared_params(), **fixed,
         )  # fmt: skip
 
     def _tune_shared(self, X, y, C, T, fixed):
@@ -546,7 +569,7 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
         fits them with one factorisation. ``sample_weight``: see the class
         docstring (weighted LS-SVM).
         """
-        self._start = time.perf_counter()
+        self._log = Progress("tune", self.verbose)
         X_given = X
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,

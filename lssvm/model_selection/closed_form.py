@@ -27,7 +27,7 @@ Two strategies give :math:`H^{-1}` for a grid of gammas at one kernel matrix:
   eigenvalues of the tridiagonal matrix (MRRR), and the back-transformation of the
   kept vectors only. Dropping an eigenvalue :math:`|\lambda| \le` tol changes
   :math:`H^{-1}` by at most :math:`\gamma^2` tol;
-- ``"cholesky"``: :func:`lssvm.solvers.solve_bordered_kkt` per gamma, then the
+- ``"cholesky"``: :func:`lssvm.linalg.solvers.solve_bordered_kkt` per gamma, then the
   inverse from its Cholesky factor (LAPACK ``potri``).
 
 ``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on. The
@@ -54,7 +54,7 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, cho_solve, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
-from .solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
+from ..linalg.solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
     "ClosedFormCV",
@@ -124,6 +124,9 @@ class ClosedFormCV:
         Positive weights of the weighted LS-SVM, H = K + diag(1/(gamma w_k)): the
         closed form holds for any positive definite H, but the eigendecomposition
         shortcut needs a scalar diagonal, so weights use the "cholesky" strategy.
+    fit_intercept : bool, default=True
+        With the bias, C = H^{-1} - eta eta^T / s; without it (the model
+        sum_k alpha_k K(x, x_k) of [S 3.62]), C = H^{-1} and beta = H^{-1} Y.
 
     Examples
     --------
@@ -136,7 +139,8 @@ class ClosedFormCV:
     """
 
     def __init__(
-        self, K, Y, folds, *, strategy="auto", n_gammas=1, sample_weight=None
+        self, K, Y, folds, *, strategy="auto", n_gammas=1, sample_weight=None,
+        fit_intercept=True,
     ):
         if strategy not in STRATEGIES:
             raise ValueError(
@@ -144,6 +148,7 @@ class ClosedFormCV:
                 f"got strategy={strategy!r}."
             )
         self.sample_weight = sample_weight
+        self.fit_intercept = bool(fit_intercept)
         if sample_weight is not None:  # no scalar diagonal: no eigen shortcut
             strategy = "cholesky"
         if strategy == "auto":
@@ -218,8 +223,12 @@ class ClosedFormCV:
         if self.sample_weight is not None:
             gamma = gamma * np.asarray(self.sample_weight)  # gamma_k = gamma w_k
         sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
-        eta = cho_solve((sol.factor, False), ones, check_finite=False)
-        coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
+        if self.fit_intercept:
+            eta = cho_solve((sol.factor, False), ones, check_finite=False)
+            coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
+        else:  # [S 3.62]: beta = H^{-1} Y, C = H^{-1}
+            nu = cho_solve((sol.factor, False), self.Y, check_finite=False)
+            coef = _Coefficients(np.zeros(n), 1.0, nu)
         # H^{-1} in place of the factor; only its upper triangle is valid, which is
         # the upper triangle of each block (H^{-1})_VV for sorted V.
         Hinv, info = lapack.dpotri(sol.factor, lower=0, overwrite_c=1)
@@ -234,6 +243,8 @@ class ClosedFormCV:
         return coef, inverse_block, inverse_diag
 
     def _coefficients(self, eta, nu):
+        if not self.fit_intercept:  # C = H^{-1}: no eta term, beta = H^{-1} Y
+            return _Coefficients(np.zeros_like(eta), 1.0, nu)
         s = eta.sum()
         b = eta @ self.Y / s  # [S 3.25] step 3
         return _Coefficients(eta, s, nu - np.outer(eta, b))

@@ -7,7 +7,7 @@ Gaussian prior of precision :math:`\mu` on w, a flat prior on b and Gaussian err
 of precision :math:`\zeta`; :math:`\gamma = \zeta/\mu`.
 
 - Level 1: the MAP model, the linear system [VG 3], solved by
-  :func:`lssvm.solvers.solve_bordered_kkt` through the estimators (:func:`level1`).
+  :func:`lssvm.linalg.solvers.solve_bordered_kkt` through the estimators (:func:`level1`).
 - Level 2: :math:`\gamma_{MP}` minimises the scalar cost [VG 9]; :math:`\mu_{MP}`,
   :math:`\zeta_{MP}` follow from :math:`2\mu(E_W + \gamma E_D) = N - 1` and
   :math:`\zeta = \gamma\mu`; :math:`\gamma_{eff}` is [VG 7] (:func:`level2`).
@@ -60,12 +60,12 @@ from scipy.optimize import brentq, minimize
 from scipy.sparse import issparse
 from sklearn.utils.validation import check_X_y
 
-from ._memory import check_dense_memory
-from ._validation import check_numeric_targets
-from .classifier import LSSVMClassifier
-from .kernels import make_kernel
-from .probability import moderated_output
-from .regressor import LSSVMRegressor
+from .._validation import check_numeric_targets
+from ..classifier import LSSVMClassifier
+from ..kernels import make_kernel
+from ..linalg.memory import check_dense_memory
+from ..probability import moderated_output
+from ..regressor import LSSVMRegressor
 
 __all__ = [
     "Spectrum",

@@ -1,0 +1,31 @@
+"""Matrices and factorisations: the layer every LS-SVM stands on.
+
+- :mod:`lssvm.linalg.solvers`: the one bordered-KKT solver [S 3.24] (Cholesky or
+  conjugate gradient [S 3.25]) and the CG itself;
+- :mod:`lssvm.linalg.factor`: factor-level operations reused across estimators (the
+  ordered Cholesky up/downdate, the inverse diagonal, closed-form leave-one-out);
+- :mod:`lssvm.linalg.operators`: matrix-free kernel products and the Nystrom
+  preconditioner; :mod:`lssvm.linalg.dask_operators`: the same products on Dask;
+- :mod:`lssvm.linalg.kkt`: the explicit KKT matrices, for teaching and checks;
+- :mod:`lssvm.linalg.memory`: the memory guard before every N x N allocation.
+
+This layer imports no estimator (``tests/test_layout.py`` enforces it): solvers know
+matrices, not models.
+"""
+
+from .memory import InsufficientMemoryError
+from .operators import KernelOperator, NystromPreconditioner
+from .solvers import (
+    CGResult,
+    KKTSolution,
+    NotPositiveDefiniteError,
+    NumericalWarning,
+    conjugate_gradient,
+    solve_bordered_kkt,
+)
+
+__all__ = [
+    "solve_bordered_kkt", "conjugate_gradient", "KKTSolution", "CGResult",
+    "NotPositiveDefiniteError", "NumericalWarning", "InsufficientMemoryError",
+    "KernelOperator", "NystromPreconditioner",
+]  # fmt: skip
