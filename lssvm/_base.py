@@ -254,7 +254,29 @@ default="rbf"
             owner=self,
         )  # fmt: skip
 
+    def _fit_with_kkt_solver(self, solve, X, y, **fit_params):
+        """``fit(X, y)`` with ``solve`` in place of the estimator's KKT solve.
+
+        ``solve(kernel, X, gamma, a, d, signs=None) -> KKTSolution`` has the signature
+        of :meth:`_solve_kkt_default` and may call it. This is the one hook through
+        which a caller hands the fit a factor it already has (pruning passes its
+        downdated Cholesky factor, :mod:`lssvm.sparse.pruning`); the hook is removed
+        when the fit returns, so the fitted estimator is an ordinary one.
+        """
+        self._kkt_solver_override = solve
+        try:
+            return self.fit(X, y, **fit_params)
+        finally:
+            del self._kkt_solver_override
+
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
+        """The KKT solve of ``fit``: an override set by :meth:`_fit_with_kkt_solver`, else the default."""
+        override = getattr(self, "_kkt_solver_override", None)
+        if override is not None:
+            return override(kernel, X, gamma, a, d, signs=signs)
+        return self._solve_kkt_default(kernel, X, gamma, a, d, signs=signs)
+
+    def _solve_kkt_default(self, kernel, X, gamma, a, d, signs=None):
         """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``self.solver``.
 
         ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,

@@ -293,10 +293,11 @@ class _FactorPath:
 def _fit_stage(template, X, y, kept, factor_path):
     """A clone of ``template`` fitted on the points ``kept``.
 
-    With a factor, the estimator's own ``fit`` runs with its KKT solve replaced: at
-    stage 0 by the direct solver (whose factor is kept), later by CG on [S 3.24]
-    preconditioned with the downdated factor. The fitted estimator is a normal one,
-    its solution that of the kept points. Returns (estimator, covered), ``covered``
+    With a factor, the estimator's own ``fit`` runs through
+    :meth:`lssvm._base.LSSVMBase._fit_with_kkt_solver` with its KKT solve replaced:
+    at stage 0 by the direct solver (whose factor is kept), later by the elimination
+    [S 3.25] with two triangular solves on the downdated factor. The fitted
+    estimator is a normal one, its solution that of the kept points. Returns (estimator, covered), ``covered``
     False if fit solved a system the factor does not cover (e.g. 1-vs-1 codes).
     """
     est = clone(template)
@@ -313,7 +314,7 @@ def _fit_stage(template, X, y, kept, factor_path):
         )
         if not covered:
             calls["other"] += 1
-            return type(est)._solve_kkt(est, kernel, X_sub, gamma, a, d, signs=signs)
+            return est._solve_kkt_default(kernel, X_sub, gamma, a, d, signs=signs)
         calls["covered"] += 1
         a = a if est.fit_intercept else None  # [S 3.62] without the border
         if first:  # [S 3.24] by one Cholesky of H, kept for the next stages
@@ -332,11 +333,7 @@ def _fit_stage(template, X, y, kept, factor_path):
         alpha[pos] = sol.alpha
         return KKTSolution(alpha, sol.b, 0, True, None)
 
-    est._solve_kkt = solve  # instance attribute: shadows the method for this fit
-    try:
-        est.fit(X[kept], y[kept])
-    finally:
-        del est._solve_kkt
+    est._fit_with_kkt_solver(solve, X[kept], y[kept])
     return est, calls["other"] == 0 and calls["covered"] > 0
 
 
