@@ -22,7 +22,6 @@ The book's equation numbers refer to Suykens et al. (2002), chapter 3.
 from .classifier import LSSVMClassifier
 from .model_selection.estimators import LSSVMClassifierCV, LSSVMRegressorCV
 from .regressor import LSSVMRegressor
-from .relatives.rls_svm import RLSSVMClassifier
 from .sparse.fixed_size import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 
 __all__ = [
@@ -35,3 +34,13 @@ __all__ = [
     "RLSSVMClassifier",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """``lssvm.RLSSVMClassifier`` is loaded on first use: ``import lssvm`` loads no
+    module of ``lssvm.relatives`` (the top-level name stays, as before the layers)."""
+    if name == "RLSSVMClassifier":
+        from .relatives.rls_svm import RLSSVMClassifier
+
+        return RLSSVMClassifier
+    raise AttributeError(f"module 'lssvm' has no attribute {name!r}")

@@ -3,16 +3,10 @@ r"""Class probabilities from LS-SVM outputs: arrays in, probabilities out.
 The estimators (``predict_proba`` of :class:`lssvm.LSSVMClassifier`,
 :class:`lssvm.LSSVMClassifierCV`, :class:`lssvm.RLSSVMClassifier`) and
 :func:`lssvm.bayes.class_probability` call these functions; this module imports no
-estimator, so both can (style guide, section 1).
+estimator, so both can (imports point down: an estimator whose ``predict_proba``
+called into ``bayes`` would close a cycle). The leave-one-out outputs Platt's
+sigmoid is fitted to come from :func:`lssvm.linalg.factor.loo_latent`.
 
-- :func:`loo_latent`: the exact leave-one-out latent outputs of a fitted LS-SVM from
-  the Cholesky factor of :math:`H = \Omega + I/\gamma` of its fit, by the closed form
-  of :mod:`lssvm.model_selection.closed_form` (Cawley & Talbot 2004): with
-  :math:`C = H^{-1} - \eta\eta^T/s`, :math:`\eta = H^{-1}1_v`, :math:`s = 1_v^T\eta`,
-  :math:`f^{(-k)}(x_k) = t_k - \beta_k / C_{kk}`. Only the diagonal of
-  :math:`H^{-1}` is needed: the squared row norms of :math:`U^{-1}` for
-  :math:`H = U^T U`, one triangular inversion (N^3/3 flops, as much as the fit's
-  factorisation), no refit.
 - :func:`platt_fit`, :func:`platt_predict`: Platt's sigmoid
   :math:`P(y = +1 | f) = 1 / (1 + \exp(A f + B))`, fitted by the Newton method with
   backtracking of Lin, Lin & Weng (2007) to Platt's smoothed targets
@@ -65,7 +59,7 @@ def platt_fit(f, y, sample_weight=None, *, max_iter=100) -> tuple[float, float]:
     Parameters
     ----------
     f : ndarray of shape (n,)
-        Decision values, ideally held-out ones (:func:`loo_latent`).
+        Decision values, ideally held-out ones (:func:`lssvm.linalg.factor.loo_latent`).
     y : ndarray of shape (n,)
         True where the label is the positive class.
     sample_weight : ndarray of shape (n,), optional

@@ -130,3 +130,18 @@ def test_the_core_never_imports_the_relatives_or_reporting():
 
 def test_cycle_detector_finds_a_fabricated_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_import_lssvm_loads_no_relative_and_no_matplotlib():
+    """The core stands alone: relatives load on first use, figures only in the book."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, lssvm\n"
+        "assert not [m for m in sys.modules if m.startswith('lssvm.relatives')]\n"
+        "assert 'matplotlib' not in sys.modules\n"
+        "from lssvm import RLSSVMClassifier\n"
+        "assert RLSSVMClassifier.__module__ == 'lssvm.relatives.rls_svm'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -10,7 +10,7 @@
 ``lssvm.relatives.rfe``).
 """
 
-from .ard import ARDResult, ARDStage, ard  # noqa: E402  (after evidence: ard uses it)
+from .ard import ARDResult, ARDStage, ard
 from .evidence import (
     TASKS,
     Level2Result,

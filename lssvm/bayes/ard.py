@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_array
 
 from .._log import Progress
 from .._validation import check_feature_names, feature_names
-from . import evidence as bayes
+from . import evidence
 
 __all__ = ["ARDStage", "ARDResult", "ard"]
 
@@ -59,7 +59,7 @@ class ARDStage:
 
     features: NDArray[np.intp]
     weights: NDArray[np.float64]
-    level2: bayes.Level2Result
+    level2: evidence.Level2Result
     n_iter: int
 
     @property
@@ -105,7 +105,7 @@ class ARDResult:
     selected: NDArray[np.intp]
     removed: list
     sigma2: float
-    isotropic: bayes.Level2Result
+    isotropic: evidence.Level2Result
     stages: list
     mean: NDArray[np.float64]
     scale: NDArray[np.float64]
@@ -176,7 +176,7 @@ def _to_remove(weights, path, threshold, one_at_a_time):
     relative = weights / weights.max()
     low = np.flatnonzero(relative < threshold)
     if one_at_a_time and low.size:
-        floor = 1.01 * np.exp(-bayes._LOG_SIGMA2_BOUNDS[1])  # just above the bound
+        floor = 1.01 * np.exp(-evidence._LOG_SIGMA2_BOUNDS[1])  # just above the bound
         key = np.lexsort(
             (np.log(path[:, low]).mean(axis=0), np.maximum(weights[low], floor))
         )
@@ -246,18 +246,18 @@ def ard(
     say = Progress("ard", verbose)
 
     names = feature_names(X)
-    X, t, _ = bayes._check_data(X, y, task, owner="ard")
+    X, t, _ = evidence._check_data(X, y, task, owner="ard")
     y = np.asarray(y)
     n = X.shape[1]
     _check_options(threshold, min_features, max_iter, max_stages, n)
     Z, mean, scale = _standardize(X, standardize)  # step 1
     say(f"step 2: one width for the {n} inputs")
-    iso = bayes.level3(Z, y, task=task, max_iter=max_iter)  # step 2, u = 1
+    iso = evidence.level3(Z, y, task=task, max_iter=max_iter)  # step 2, u = 1
     features = np.arange(n)
     sigma2 = np.full(n, iso.sigma2)  # step 3: u = 1 / sigma^2
     stages, removed, rows, row_stage = [], [], [], []
     for stage in range(max_stages):
-        res = bayes.level3(
+        res = evidence.level3(
             Z[:, features], y, sigma2=sigma2, ard=True, task=task, max_iter=max_iter
         )  # step 4
         weights = 1.0 / res.sigma2

@@ -4,8 +4,11 @@
   conjugate gradient [S 3.25]) and the CG itself;
 - :mod:`lssvm.linalg.factor`: factor-level operations reused across estimators (the
   ordered Cholesky up/downdate, the inverse diagonal, closed-form leave-one-out);
+- :mod:`lssvm.linalg.nystrom`: the one Nystrom factorisation (one eigenvalue
+  tolerance), used by the CG preconditioner and the fixed-size feature map;
 - :mod:`lssvm.linalg.operators`: matrix-free kernel products and the Nystrom
-  preconditioner; :mod:`lssvm.linalg.dask_operators`: the same products on Dask;
+  preconditioner built on it; :mod:`lssvm.linalg.dask_operators`: the same
+  products on Dask;
 - :mod:`lssvm.linalg.kkt`: the explicit KKT matrices, for teaching and checks;
 - :mod:`lssvm.linalg.memory`: the memory guard before every N x N allocation.
 

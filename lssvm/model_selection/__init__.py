@@ -14,6 +14,7 @@ from .closed_form import ClosedFormCV, make_folds, score_latent
 from .estimators import LSSVMClassifierCV, LSSVMRegressorCV
 from .protocol import randomized_splits, randomized_test_accuracy
 from .search import (
+    SearchResult,
     grid_search,
     per_bit_grid_search,
     random_search,
@@ -24,5 +25,5 @@ from .search import (
 __all__ = [
     "ClosedFormCV", "make_folds", "score_latent", "LSSVMClassifierCV", "LSSVMRegressorCV",
     "randomized_splits", "randomized_test_accuracy", "grid_search", "per_bit_grid_search",
-    "random_search", "shrinking_grid_search", "simplex_search",
+    "random_search", "shrinking_grid_search", "simplex_search", "SearchResult",
 ]  # fmt: skip

@@ -9,6 +9,11 @@
 - :mod:`lssvm.relatives.rfe`: SVM recursive feature elimination [C8 §8.4.5] (Guyon
   et al. 2002) with the LS-SVM as base model and its closed-form leave-one-out error
   as the stopping rule;
+- :mod:`lssvm.relatives.rls_svm`: the L2-loss SVM of Peng, Rafferty & Ferguson (2016)
+  solved by regularised least squares on its margin violators [P]
+  (``RLSSVMClassifier``, also reachable as ``lssvm.RLSSVMClassifier``);
+- :mod:`lssvm.relatives.fisher`: linear and kernel Fisher discriminant analysis, the
+  LS-SVM's relative through the Fisher targets [S §3.3];
 - :mod:`lssvm.relatives.rvm`: the relevance vector machine [C8 §8.7] (Tipping 2001),
   regression and classification, by the fast marginal-likelihood algorithm of
   Tipping & Faul (2003) [C8 §8.7.3] or the original re-estimation.
@@ -27,11 +32,14 @@ from .laplacian import (
     graph_regression,
 )
 from .psvm import PSVMClassifier
+from .fisher import FisherDiscriminant, kernel_fisher_discriminant
 from .rfe import LSSVMRFE, RFEResult, rfe
+from .rls_svm import RLSSVMClassifier
 from .rvm import RVMClassifier, RVMRegressor
 
 __all__ = [
     "PSVMClassifier", "KernelPLSRegression", "LSSVMRFE", "RFEResult", "rfe",
     "LapRLSClassifier", "LapSVMClassifier", "graph_laplacian", "graph_regression",
-    "RVMRegressor", "RVMClassifier",
+    "RVMRegressor", "RVMClassifier", "RLSSVMClassifier", "FisherDiscriminant",
+    "kernel_fisher_discriminant",
 ]  # fmt: skip

@@ -35,6 +35,11 @@ from pathlib import Path
 
 import numpy as np
 
+__all__ = [
+    "VERDICTS", "UNEXPLAINED", "Ledger", "LedgerRow", "table", "markdown_table",
+    "ledger_dir", "machine", "describe_machine", "compare_times", "TimeComparison",
+]  # fmt: skip
+
 VERDICTS = (
     "reproduced",
     "reproduced qualitatively",

@@ -8,6 +8,9 @@
 """
 
 from .fixed_size import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
-from .pruning import PruningPath, prune
+from .pruning import PrunedOutputCode, PruningPath, PruningWarning, prune
 
-__all__ = ["prune", "PruningPath", "FixedSizeLSSVMClassifier", "FixedSizeLSSVMRegressor"]
+__all__ = [
+    "prune", "PruningPath", "PruningWarning", "PrunedOutputCode",
+    "FixedSizeLSSVMClassifier", "FixedSizeLSSVMRegressor",
+]  # fmt: skip
