@@ -505,7 +505,7 @@ def error_output_problems(dom: str) -> list[str]:
 
 
 MIN_TEXT_PX = 9.0  # the smallest text a figure may show, CSS px
-STYLE = ROOT / "lssvm" / "lssvm.mplstyle"
+STYLE = ROOT / "lssvm" / "reporting" / "lssvm.mplstyle"  # lssvm.reporting.style.STYLE
 
 
 def style_smallest_font_pt(style: Path = STYLE) -> float:
