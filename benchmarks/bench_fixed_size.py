@@ -88,6 +88,7 @@ def in_child(fn, *args):
 def fixed_size(m, prototypes, seed, **kw):
     from lssvm import FixedSizeLSSVMClassifier
 
+    kw.setdefault("solver", "normal")  # the stored runs used the normal equations
     return FixedSizeLSSVMClassifier(n_prototypes=m, gamma=GAMMA, sigma2=SIGMA2,
                                     prototypes=prototypes, random_state=seed, **kw)
 

@@ -139,6 +139,11 @@ def steps() -> list[Step]:
         Entry(["--parts", "close_gap"], "N = 50,000 with m = 2000, 4000 and LOO gamma"),
         Entry(["--parts", "dask1000"], "N = 10^7 on the cluster, m = 1000")],
         fallback_seconds=None)  # fmt: skip
+    fixed_pcg = Step("fixed_size_pcg.json", "bench_fixed_size_pcg.py", [
+        Entry(["--parts", "exact"], "exact LS-SVM by CG at N = 50,000"),
+        Entry(["--parts", "m1000,m2000,select"], "fixed-size normal and PCG, m <= 2000"),
+        Entry(["--parts", "m4000,m4000n"], "fixed-size PCG and normal, m = 4000")],
+        fallback_seconds=None)  # fmt: skip
     # the validation-share test of the pruning chapter reuses the tuned parameters
     # of table_3_5_pruning.json, so it comes after that file
     pruning_val50 = Step("table_3_5_pruning_val50.json", "table_3_5_pruning.py", [
@@ -163,7 +168,7 @@ def steps() -> list[Step]:
     crossover = Step("cg_crossover.json", "bench_cg_crossover.py", [
         Entry([], "direct and CG at N = 500-16,000")], fallback_seconds=119)
     return [fisher, multiclass, uci, poly_lu, pruning, pruning_val50, followup, peng, large,
-            probability, hard, psvm, relatives, timing, rvm, fixed, cg_dask,
+            probability, hard, psvm, relatives, timing, rvm, fixed, fixed_pcg, cg_dask,
             bench_cv, crossover]  # fmt: skip
 
 

@@ -248,3 +248,103 @@ def test_fit_matches_a_qr_least_squares_reference():
     assert np.linalg.norm(ours - theta) / np.linalg.norm(theta) < 1e-10
     f_ref = Phi @ theta[:-1] + theta[-1]
     assert np.max(np.abs(est.predict(X) - f_ref)) < 1e-9
+
+
+# --- solver="pcg": preconditioned CG on the same (r+1)-dimensional system ----------
+
+
+def _pcg_pair(cls, X, y, **kw):
+    common = dict(n_prototypes=40, gamma=3.0, sigma2=2.0, random_state=0,
+                  chunk_size=97, **kw)
+    normal = cls(solver="normal", **common).fit(X, y)
+    pcg = cls(solver="pcg", tol=1e-13, **common).fit(X, y)
+    return normal, pcg
+
+
+def _rel(a, b):
+    return np.max(np.abs(a - b)) / np.max(np.abs(b))
+
+
+@pytest.mark.parametrize("coding", [None, "ova", "moc"])
+def test_pcg_equals_normal_equations(data, coding):
+    X, y = data
+    if coding is None:  # regressor, one output
+        normal, pcg = _pcg_pair(FixedSizeLSSVMRegressor, X, y.astype(float) + 0.3)
+    else:  # classifier with several output bits (4 classes)
+        y4 = np.digitize(X[:, 0] + X[:, 1], [-0.6, 0.0, 0.6])
+        normal, pcg = _pcg_pair(FixedSizeLSSVMClassifier, X, y4, coding=coding)
+        assert pcg.coef_.shape[1] == normal.coef_.shape[1] > 1
+        np.testing.assert_array_equal(pcg.predict(X), normal.predict(X))
+    assert pcg.solver_ == "pcg" and normal.solver_ == "normal" and normal.n_iter_ == 0
+    assert _rel(pcg._latent_numpy(X), normal._latent_numpy(X)) < 1e-8
+    assert _rel(pcg.coef_, normal.coef_) < 1e-8
+    assert _rel(pcg.intercept_, normal.intercept_) < 1e-8
+    res = pcg.cg_residuals_
+    assert res.shape == (pcg.n_iter_ + 1, pcg.coef_.shape[1])
+    assert np.all(res[-1] <= 1e-13) and pcg.n_iter_ <= pcg.coef_.shape[0] + 1
+
+
+def test_pcg_binary_classifier_equals_normal(data):
+    X, y = data
+    normal, pcg = _pcg_pair(FixedSizeLSSVMClassifier, X, y)
+    assert _rel(pcg.decision_function(X), normal.decision_function(X)) < 1e-8
+
+
+def test_pcg_does_not_depend_on_threads_or_chunks(data):
+    X, y = data
+    common = dict(n_prototypes=30, random_state=0, solver="pcg")
+    ref = FixedSizeLSSVMClassifier(chunk_size=600, n_jobs=1, **common).fit(X, y)
+    same = FixedSizeLSSVMClassifier(chunk_size=600, n_jobs=2, **common).fit(X, y)
+    np.testing.assert_array_equal(same.decision_function(X), ref.decision_function(X))
+    assert same.n_iter_ == ref.n_iter_
+    other = FixedSizeLSSVMClassifier(chunk_size=37, n_jobs=2, **common).fit(X, y)
+    np.testing.assert_allclose(other.decision_function(X), ref.decision_function(X),
+                               rtol=1e-7, atol=1e-9)
+
+
+def test_pcg_preconditioner_inverts_the_arrow_matrix(data):
+    from lssvm.sparse.fixed_size import NystromRidgePCG
+
+    X = data[0]
+    fmap = NystromFeatureMap(RBF(2.0), X[:25])
+    pcg = NystromRidgePCG(X, RBF(2.0), fmap, 3.0, chunk_size=50)
+    n, m = X.shape[0], 25
+    A_Z = np.hstack([fmap.kernel(fmap.Z) @ fmap.projection, np.ones((m, 1))])
+    P = np.eye(A_Z.shape[1]) / 3.0
+    P[-1, -1] = 0.0
+    M = n / m * A_Z.T @ A_Z + P  # the Nystrom estimate of H on the centres
+    V = np.random.default_rng(0).standard_normal((M.shape[0], 2))
+    np.testing.assert_allclose(M @ pcg.precondition(V), V, rtol=1e-9, atol=1e-9)
+    # and H V by the row-block pass equals the explicit normal matrix
+    A = np.hstack([fmap.transform(X), np.ones((n, 1))])
+    np.testing.assert_allclose(pcg.matvec(V), (A.T @ A + P) @ V, rtol=1e-9,
+                               atol=1e-9 * np.abs(A.T @ A).max())
+
+
+def test_auto_solver_rule(data, monkeypatch):
+    import lssvm.sparse.fixed_size as fs
+
+    X, y = data
+    est = FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0).fit(X, y)
+    assert est.solver_ == "normal"  # m <= AUTO_PCG_MIN_PROTOTYPES
+    monkeypatch.setattr(fs, "AUTO_PCG_MIN_PROTOTYPES", 20)
+    assert FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0).fit(X, y).solver_ \
+        == "pcg"
+    tuned = FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0,
+                                     gamma=[1.0, 10.0]).fit(X, y)
+    assert tuned.solver_ == "normal"  # choosing gamma needs the accumulated sums
+
+
+def test_pcg_errors(data):
+    import dask.array as da
+
+    X, y = data
+    with pytest.raises(ValueError, match="solver='pcg' fits one gamma"):
+        FixedSizeLSSVMClassifier(solver="pcg", gamma=[1.0, 2.0]).fit(X, y)
+    with pytest.raises(NotImplementedError, match="'pcg' is not implemented for Dask"):
+        FixedSizeLSSVMClassifier(n_prototypes=10, solver="pcg", random_state=0).fit(
+            da.from_array(X, chunks=(200, -1)), da.from_array(y, chunks=200))
+    with pytest.raises(ValueError, match="solver must be one of"):
+        FixedSizeLSSVMClassifier(solver="cg").fit(X, y)
+    with pytest.raises(ValueError, match="tol"):
+        FixedSizeLSSVMClassifier(solver="pcg", tol=0.0).fit(X, y)

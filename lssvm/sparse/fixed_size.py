@@ -30,6 +30,12 @@ fit where the feature-space sums give 1e-11.) Chunk results
 are added by a pairwise tree whose shape depends only on the number of chunks, so the
 in-process sum and the Dask tree reduction add the same numbers in the same order.
 
+``solver="pcg"`` solves the same (r+1) x (r+1) system by conjugate gradients
+preconditioned from K(Z, Z) alone, after FALKON (:class:`NystromRidgePCG`): O(N m)
+kernel values and flops per iteration instead of the O(N m^2) accumulation, nothing
+of size N x m stored. ``solver="auto"`` uses it above ``AUTO_PCG_MIN_PROTOTYPES``
+prototypes (``benchmarks/bench_fixed_size_pcg.py`` measures the crossover).
+
 Classifiers regress the +-1 codes of each output bit [S 3.8-3.14] (for y = +-1 the
 classifier's error 1 - y f equals the regression error y - f); every bit shares the
 feature map and the one (m+1) x (m+1) factorisation, so only dense codes ("ova",
@@ -66,6 +72,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import check_classes, check_n_jobs, check_positive
 from ..kernels import RBF, _blas, make_kernel
 from ..linalg.nystrom import NystromFeatureMap
+from ..linalg.solvers import conjugate_gradient
 from ..multiclass import codebook
 
 __all__ = [
@@ -76,12 +83,18 @@ __all__ = [
     "pairwise_sum",
     "LeaveOneOut",
     "loo_errors",
+    "NystromRidgePCG",
 ]
 
 # Entropy swaps: candidate pool of POOL_FACTOR * m rows, PROPOSALS_FACTOR * m swaps.
 POOL_FACTOR = 10
 PROPOSALS_FACTOR = 10
 PROTOTYPE_METHODS = ("entropy", "random")
+SOLVERS = ("auto", "normal", "pcg")
+#: solver="auto" uses "pcg" when m exceeds this (and gamma is one value, X in memory):
+#: the normal equations cost O(N m^2) flops, PCG O(N m) kernel values and flops per
+#: iteration (benchmarks/bench_fixed_size_pcg.py measures the crossover).
+AUTO_PCG_MIN_PROTOTYPES = 2000
 
 
 # --- prototypes ----------------------------------------------------------------------
@@ -381,6 +394,132 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1):
     return total * loo.inv_n
 
 
+# --- the ridge problem by preconditioned CG (FALKON) ---------------------------------
+
+
+class NystromRidgePCG:
+    r"""The primal ridge problem with its bias by CG, preconditioned from K_mm alone.
+
+    The system is the one :func:`solve_ridge` factors, in the same coordinates
+    (the r kept eigen-directions of :math:`W = K_{mm} = U S U^T`,
+    :math:`\Phi = K_{nm} T`, :math:`T = U S^{-1/2}`, the bias last):
+
+    .. math:: H \theta = A^T Y, \quad A = [\Phi, 1], \quad
+       H = A^T A + \operatorname{diag}(I_r/\gamma, 0),
+
+    but H is never formed: a product :math:`H V` is one pass over row blocks,
+    :math:`f = K(X_c, Z) (T V_w) + 1 v_b`, accumulating :math:`K(X_c, Z)^T f` and
+    :math:`1^T f` (4 n_c m q flops and n_c m kernel values per block; the N x m
+    kernel matrix is never stored: memory O(N d + m^2 + chunk m)). Blocks are added
+    by :func:`pairwise_sum` in block order, one BLAS thread each: the result does not
+    depend on ``n_jobs``.
+
+    Preconditioner (Rudi, Carratino & Rosasco 2017, FALKON; Meanti et al. 2020),
+    derived for the bordered problem. FALKON replaces the data term by its
+    Nystrom estimate on the centres, :math:`K_{nm}^T K_{nm} \approx
+    \frac{N}{m} K_{mm}^2`, i.e. it pretends that the N rows are N/m copies of the
+    m centres. Doing the same with the border column (:math:`1_N^T 1_N = N =
+    \frac{N}{m} 1_m^T 1_m`) gives, with :math:`A_Z = [K_{mm} T, 1_m] = [U S^{1/2},
+    1_m]`,
+
+    .. math:: M = \tfrac{N}{m} A_Z^T A_Z + \operatorname{diag}(I_r/\gamma, 0)
+       = \begin{bmatrix} D & c \\ c^T & N \end{bmatrix},\quad
+       D = \tfrac{N}{m} S + I/\gamma, \quad c = \tfrac{N}{m} S^{1/2} U^T 1_m .
+
+    In kernel coordinates (:math:`f = K_{nm}\alpha`, penalty
+    :math:`\alpha^T K_{mm} \alpha / \gamma`) FALKON's preconditioner of the
+    unbordered problem is :math:`\frac{N}{m}K_{mm}^2 + K_{mm}/\gamma
+    = R^T (\frac{N}{m} R R^T + I/\gamma) R` with two Cholesky factorisations,
+    :math:`K_{mm} = R^T R` and :math:`\frac{N}{m} R R^T + I/\gamma = Q^T Q`, so that
+    :math:`M^{-1} = R^{-1} Q^{-1} Q^{-T} R^{-T}`. Taking for R the square root
+    from the eigendecomposition the feature map already holds
+    (:math:`R = S^{1/2} U^T`, :math:`R R^T = S`), the second factor is diagonal,
+    :math:`Q^T Q = D`, and in the feature coordinates w (:math:`\alpha = T w`,
+    :math:`R\alpha = w`) the
+    preconditioner of the unbordered problem is D itself. The bias adds one row
+    and column: M is an arrow matrix, positive definite (for :math:`[w; b] \ne 0`,
+    :math:`[w; b]^T M [w; b] \ge \|w\|^2/\gamma > 0` unless w = 0, and then it is
+    :math:`N b^2`), solved by its Schur complement
+
+    .. math:: \sigma = N - c^T D^{-1} c = \tfrac{N}{m}\Big(\|1_m - U U^T 1_m\|^2
+       + \textstyle\sum_j \frac{(U^T 1_m)_j^2}{\gamma D_j}\Big) > 0,
+
+    written as a sum of non-negative terms (no cancellation):
+    :math:`b = (v_b - c^T D^{-1} v_w)/\sigma`, :math:`w = D^{-1}(v_w - c\, b)`,
+    O(r q) per application. CG then runs on H with this M
+    (:func:`lssvm.linalg.solvers.conjugate_gradient`: the same stopping rule and
+    histories as the exact LS-SVM's CG), all output columns sharing each product.
+    """
+
+    def __init__(self, X, kernel, fmap, gamma, *, chunk_size=4096, n_jobs=1):
+        self.X, self.kernel, self.Z = X, kernel, fmap.Z
+        self.T = fmap.projection  # (m, r)
+        self.gamma = float(gamma)
+        self.chunk_size, self.n_jobs = int(chunk_size), int(n_jobs)
+        self.starts = list(range(0, X.shape[0], self.chunk_size))
+        n, m = X.shape[0], self.Z.shape[0]
+        s, U = fmap.eigvals, fmap.eigvecs
+        scale = n / m
+        u = U.T @ np.ones(m)  # U^T 1_m
+        self.D = scale * s + 1.0 / self.gamma  # N/m S + I/gamma
+        self.c = scale * np.sqrt(s) * u  # N/m S^{1/2} U^T 1_m
+        outside = float(np.sum((1.0 - U @ u) ** 2))  # ||1 - U U^T 1||^2
+        self.sigma = scale * (outside + float(np.sum(u**2 / (self.gamma * self.D))))
+        self.n_matvec = 0
+
+    # one pass over the rows ------------------------------------------------------
+    def _chunk(self, i, alpha, b, Y):
+        with _blas().limit(limits=1):
+            Kc = self.kernel(self.X[i:i + self.chunk_size], self.Z)  # (n_c, m)
+            F = Y[i:i + self.chunk_size] if Y is not None else Kc @ alpha + b
+            out = np.empty((Kc.shape[1] + 1, F.shape[1]))
+            out[:-1] = Kc.T @ F  # K(X_c, Z)^T f
+            out[-1] = F.sum(axis=0)  # 1^T f
+        return out
+
+    def _pass(self, alpha=None, b=None, Y=None):
+        """[K_nm^T F; 1^T F] with F = K_nm alpha + 1 b (or F = Y), by row blocks."""
+        def one(i):
+            return self._chunk(i, alpha, b, Y)
+
+        if self.n_jobs == 1 or len(self.starts) == 1:
+            return pairwise_sum(map(one, self.starts), np.add)
+        with ThreadPoolExecutor(max_workers=self.n_jobs) as pool:
+            return pairwise_sum(pool.map(one, self.starts), np.add)
+
+    def _to_features(self, G):
+        with _blas().limit(limits=1):
+            return np.vstack([self.T.T @ G[:-1], G[-1:]])
+
+    def rhs(self, Y):
+        """A^T Y = [T^T K_nm^T Y; 1^T Y]."""
+        return self._to_features(self._pass(Y=_as_2d(np.asarray(Y, dtype=np.float64))))
+
+    def matvec(self, V):
+        """H V = A^T A V + [V_w / gamma; 0]: one pass over the rows."""
+        self.n_matvec += 1
+        with _blas().limit(limits=1):
+            alpha = self.T @ V[:-1]  # kernel-space coefficients T w
+        out = self._to_features(self._pass(alpha=alpha, b=V[-1]))
+        out[:-1] += V[:-1] / self.gamma
+        return out
+
+    def precondition(self, V):
+        """M^{-1} V for the arrow matrix M (class docstring), O(r q)."""
+        Vw, vb = V[:-1], V[-1]
+        b = (vb - self.c @ (Vw / self.D[:, None])) / self.sigma
+        out = np.empty_like(V)
+        out[:-1] = (Vw - self.c[:, None] * b) / self.D[:, None]
+        out[-1] = b
+        return out
+
+    def solve(self, Y, *, tol=1e-8, max_iter=None):
+        """theta = [w; b], shape (r + 1, q), and the :class:`CGResult`."""
+        res = conjugate_gradient(self.matvec, self.rhs(Y), tol=tol, max_iter=max_iter,
+                                 preconditioner=self.precondition)
+        return res.x, res
+
+
 # --- estimators -----------------------------------------------------------------------
 
 
@@ -417,11 +556,28 @@ class _FixedSizeBase(BaseEstimator):
         Threads over chunks for in-memory data (results do not depend on it). None
         means 1 unless in a ``joblib.parallel_config`` context, -1 all CPUs, as
         everywhere in lssvm (:func:`joblib.effective_n_jobs`).
+    solver : {"auto", "normal", "pcg"}, default="auto"
+        "normal": accumulate the (r+1) x (r+1) normal equations in one pass
+        (O(N m^2) flops, memory O(m^2 + chunk m)) and factor them. "pcg": CG on the
+        same system preconditioned from K_mm alone (:class:`NystromRidgePCG`,
+        FALKON): one pass over the rows per iteration, O(N m) kernel values and
+        4 N m q flops each, nothing of size N x m stored; one ``gamma`` only, in-memory
+        X only (NotImplementedError for Dask input). "auto": "pcg" when
+        m > ``AUTO_PCG_MIN_PROTOTYPES`` (2000), ``gamma`` is one value and X is in
+        memory; "normal" otherwise.
+    tol : float, default=1e-8
+        "pcg": CG stops when every column's relative residual
+        ||A^T Y - H theta|| / ||A^T Y|| is at most ``tol`` (at most 10 (r + 1)
+        iterations, with a ConvergenceWarning if that is reached first).
+
+    Fitted attributes of both solvers: ``solver_`` (the one used), ``n_iter_`` (CG
+    iterations, 0 for "normal"), ``cg_residuals_`` (relative residual of each output
+    column after each iteration, shape (n_iter_ + 1, q); None for "normal").
     """
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
-                 chunk_size=4096, cv=5, n_jobs=None):
+                 chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8):
         self.n_prototypes = n_prototypes
         self.gamma = gamma
         self.kernel = kernel
@@ -433,6 +589,8 @@ class _FixedSizeBase(BaseEstimator):
         self.chunk_size = chunk_size
         self.cv = cv
         self.n_jobs = n_jobs
+        self.solver = solver
+        self.tol = tol
 
     # checks -------------------------------------------------------------------------
     def _check_int(self, name, meaning):
@@ -448,6 +606,12 @@ class _FixedSizeBase(BaseEstimator):
         self._check_int("n_prototypes", "number m of prototype vectors")
         self._check_int("chunk_size", "rows per chunk")
         check_n_jobs(self.n_jobs, owner=self)
+        if not isinstance(self.solver, str) or self.solver not in SOLVERS:
+            raise ValueError(
+                f"{type(self).__name__}: solver must be one of {list(SOLVERS)}; got "
+                f"solver={self.solver!r}."
+            )
+        check_positive(self.tol, "tol", meaning="CG tolerance", owner=self)
         gammas = np.atleast_1d(np.asarray(self.gamma, dtype=object))
         if gammas.ndim != 1 or len(gammas) == 0:
             raise ValueError(
@@ -506,7 +670,22 @@ class _FixedSizeBase(BaseEstimator):
             self.prototype_indices_ = idx
         else:
             Z, self.prototype_indices_ = np.asarray(self.prototypes, float), None
+        solver = self._choose_solver(Z.shape[0], len(gammas), dask_input)
         fmap = NystromFeatureMap(kernel, Z)
+        self.kernel_, self.feature_map_ = kernel, fmap
+        self.prototypes_ = fmap.Z
+        self.n_prototypes_ = Z.shape[0]
+        self.n_samples_fit_ = n
+        self.solver_ = solver
+        if solver == "pcg":
+            pcg = NystromRidgePCG(X, kernel, fmap, gammas[0],
+                                  chunk_size=self.chunk_size,
+                                  n_jobs=effective_n_jobs(self.n_jobs))
+            theta, res = pcg.solve(targets(y), tol=self.tol)
+            self.cv_errors_, self.gamma_ = None, float(gammas[0])
+            self.n_iter_, self.cg_residuals_ = int(res.n_iter), res.residuals
+            return self._set_coefficients(theta, fmap)
+        self.n_iter_, self.cg_residuals_ = 0, None
         loo = len(gammas) > 1 and isinstance(self.cv, str)  # cv="loo" (checked)
         n_folds = min(int(self.cv), n) if len(gammas) > 1 and not loo else 1
         if dask_input:
@@ -530,14 +709,32 @@ class _FixedSizeBase(BaseEstimator):
         else:
             self.cv_errors_, self.gamma_ = None, float(gammas[0])
         theta = solve_ridge(G.sum(axis=0), c.sum(axis=0), self.gamma_)  # (r+1, q)
-        self.kernel_, self.feature_map_ = kernel, fmap
-        self.prototypes_ = fmap.Z
-        self.n_prototypes_ = Z.shape[0]
+        return self._set_coefficients(theta, fmap)
+
+    def _set_coefficients(self, theta, fmap):
         self.coef_ = theta[:-1]  # w in feature space, (r, q)
         self.intercept_ = theta[-1]
         self.dual_coef_ = fmap.projection @ self.coef_  # beta: f = k_Z(x)^T beta + b
-        self.n_samples_fit_ = n
         return self
+
+    def _choose_solver(self, m, n_gammas, dask_input):
+        """The solver used: ``solver``, or for "auto" the rule of the class docstring."""
+        if self.solver == "auto":
+            pcg = m > AUTO_PCG_MIN_PROTOTYPES and n_gammas == 1 and not dask_input
+            return "pcg" if pcg else "normal"
+        if self.solver == "pcg" and dask_input:
+            raise NotImplementedError(
+                f"{type(self).__name__}: solver='pcg' is not implemented for Dask "
+                f"arrays (one Dask pass per CG iteration); use solver='normal' (or "
+                f"'auto'), whose single pass runs as a Dask tree reduction."
+            )
+        if self.solver == "pcg" and n_gammas > 1:
+            raise ValueError(
+                f"{type(self).__name__}: solver='pcg' fits one gamma; choosing among "
+                f"{n_gammas} values needs the accumulated sums of solver='normal' "
+                f"(or 'auto'); got gamma={self.gamma!r}."
+            )
+        return self.solver
 
     def _validate(self, X, y):
         return validate_data(self, X, y, dtype=np.float64, y_numeric=not self._is_clf)
@@ -655,11 +852,12 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
-                 chunk_size=4096, cv=5, n_jobs=None, coding="ova"):
+                 chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
+                 coding="ova"):
         super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,
                          sigma2=sigma2, degree=degree, tau=tau, prototypes=prototypes,
                          random_state=random_state, chunk_size=chunk_size, cv=cv,
-                         n_jobs=n_jobs)
+                         n_jobs=n_jobs, solver=solver, tol=tol)
         self.coding = coding
 
     def _targets_setup(self, y):
