@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine (only Python needed):
 #   make book   create .venv, install lssvm with the book tools, build the book
 #   make test   create .venv, install lssvm with the test tools, run every test
+# (times: README.md, "Set-up: two commands"). `make lab` opens the chapters in JupyterLab.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -12,7 +13,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION ?= 1
 
-.PHONY: book test unit chapters build-book clean chromium reproduce
+.PHONY: book test unit chapters build-book clean chromium reproduce lab
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +23,44 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3
 	touch $(STAMP)
 
+# `make book` caches execution: myst-nb's jupyter-cache (_build/.jupyter_cache) keeps
+# each executed chapter, keyed on its code cells, so a chapter is executed again only
+# when its code changes. The key does not see the package, nor the stored results and
+# the ledgers the chapters read and write, so the cache is cleared whenever the hash of
+# lssvm/ and benchmarks/results/ (kept in _build/.lssvm_source_hash) changes or
+# _build/ledgers is missing. The build uses _config.yml with execute_notebooks: cache
+# (written to _build/_config_cache.yml); `make test` and a plain `jupyter-book build .`
+# use _config.yml itself (execute_notebooks: force) and execute every chapter.
+CACHE_CONFIG := _build/_config_cache.yml
+SOURCE_HASH  := _build/.lssvm_source_hash
+
 book: $(STAMP)
-	$(BIN)/jupyter-book build . -W -n --keep-going --all
+	@mkdir -p _build
+	@hash=$$(find lssvm benchmarks/results -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
+	         | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-64); \
+	 if [ "$$hash" != "$$(cat $(SOURCE_HASH) 2>/dev/null)" ] || [ ! -d _build/ledgers ]; then \
+	   [ ! -d _build/.jupyter_cache ] || echo "lssvm/ or benchmarks/results/ changed: clearing the execution cache"; \
+	   rm -rf _build/.jupyter_cache; \
+	 fi; \
+	 echo "$$hash" > $(SOURCE_HASH)
+	@$(BIN)/python -c "import pathlib, yaml; c = yaml.safe_load(open('_config.yml')); \
+	  c['execute']['execute_notebooks'] = 'cache'; ext = c['sphinx']['local_extensions']; \
+	  c['sphinx']['local_extensions'] = {k: str(pathlib.Path(v).resolve()) for k, v in ext.items()}; \
+	  yaml.safe_dump(c, open('$(CACHE_CONFIG)', 'w'), sort_keys=False)"
+	$(BIN)/jupyter-book build . --config $(CACHE_CONFIG) -W -n --keep-going --all
 	@echo "Book: _build/html/index.html"
+
+# JupyterLab from .venv at the repository root. jupytext's contents manager reads
+# book/*.md as notebooks; the overrides file (in .venv, this JupyterLab only) makes
+# "Jupytext Notebook" the default viewer of Markdown, so a double-click opens a chapter
+# as a notebook (saving writes the MyST text back, without outputs; right-click, Open
+# With, Editor for the text). Interactive: no other target depends on it. LAB_ARGS
+# passes options (e.g. LAB_ARGS=--no-browser).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+lab: $(STAMP)
+	@mkdir -p $(dir $(LAB_OVERRIDES))
+	@[ -f $(LAB_OVERRIDES) ] || echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_OVERRIDES)
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--allow-root,) $(LAB_ARGS)
 
 # Every test: the book built with warnings as errors (a broken cell, reference or
 # glue fails), then the unit tests, every chapter executed by nbval, and the built
@@ -49,10 +85,11 @@ chapters: $(STAMP)
 	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q
 
 # Regenerate every file in benchmarks/results/ in order (benchmarks/reproduce.py):
-# about 4.2 hours of fitting on one core, resumable (run it again after an
-# interruption), a progress bar per file when tqdm is installed. QUICK=1 reruns the
-# first randomisation of a cheap subset (42 entries, under a minute) and compares
-# it with the stored files instead. Never part of `make test`.
+# about 6.7 hours (401 minutes) of fitting on one core, resumable (run it again after
+# an interruption), a progress bar per file when tqdm is installed. QUICK=1 reruns the
+# first randomisation of a cheap subset (48 entries, about 3 minutes) and compares it
+# with the stored files instead. Never part of `make test`. (benchmarks/README.md;
+# `benchmarks/reproduce.py --estimate` prints the estimate per file.)
 reproduce: $(STAMP)
 	$(BIN)/python benchmarks/reproduce.py $(if $(QUICK),--quick,)
 
