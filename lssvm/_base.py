@@ -98,12 +98,32 @@ def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
     return keep, w[keep]
 
 
+def resolve_sigma2(sigma2, X, kernel="rbf"):
+    """``sigma2``, with "scale" replaced by n_features * X.var().
+
+    The RBF width of scikit-learn's ``SVC(gamma="scale")`` (its gamma is 1/sigma2):
+    the variance of all entries of X times the number of inputs. 1.0 when X is
+    constant; ignored (returns 1.0) for ``kernel="precomputed"``.
+    """
+    if not (isinstance(sigma2, str) and sigma2 == "scale"):
+        return sigma2
+    if (isinstance(kernel, str) and kernel == "precomputed") or X is None:
+        return 1.0 if X is not None else sigma2
+    if sp.issparse(X):
+        var = float(X.multiply(X).mean() - X.mean() ** 2)
+    else:
+        var = float(np.var(np.asarray(X, dtype=np.float64)))
+    return X.shape[1] * var if var > 0.0 else 1.0
+
+
 # Rows sampled (evenly spaced) to detect an RBF width that makes K numerically the
-# identity (off-diagonal entries below _WIDTH_ZERO) or numerically constant (all
-# entries above 1 - _WIDTH_FLAT: squared distances below 1e-9 sigma2).
+# identity (off-diagonal entries below _WIDTH_ZERO in at least _WIDTH_ALONE of the
+# sampled rows: most points see no other) or numerically constant (all entries above
+# 1 - _WIDTH_FLAT: squared distances below 1e-9 sigma2).
 _WIDTH_SAMPLE_ROWS = 200
 _WIDTH_ZERO = 1e-12
 _WIDTH_FLAT = 1e-9
+_WIDTH_ALONE = 0.5
 
 
 def _warn_degenerate_width(kernel, X, *, owner):
@@ -118,9 +138,14 @@ def _warn_degenerate_width(kernel, X, *, owner):
     rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
     K = kernel(X[rows])
     off = K[~np.eye(len(rows), dtype=bool)]
-    if off.max() < _WIDTH_ZERO:
-        what = "the identity: sigma2 is far below the squared distances between "
-        what += "the points, so the model is b away from the training points"
+    alone = np.mean(np.max(K - np.eye(len(rows)), axis=1) < _WIDTH_ZERO)
+    if alone >= _WIDTH_ALONE:
+        what = (
+            f"the identity for {100 * alone:.0f}% of the sampled rows: sigma2 is far "
+            "below the squared distances between the points, so the model is b "
+            "away from the training points (every test decision equal: the "
+            "majority class)"
+        )
     elif off.min() > 1.0 - _WIDTH_FLAT:
         what = "constant (all ones): sigma2 is far above the squared distances "
         what += "between the points, so the model is numerically flat"
@@ -135,7 +160,30 @@ def _warn_degenerate_width(kernel, X, *, owner):
     )
 
 
-class LSSVMBase(BaseEstimator):
+class NamedParameters:
+    """Mixin: a wrong constructor argument raises a TypeError naming the public class.
+
+    Python's own message names the class that defines ``__init__`` (a private base,
+    "LSSVMBase.__init__() got an unexpected keyword argument"); this one names the
+    class constructed and lists its parameters. The ``__init__`` signature, which
+    scikit-learn's ``get_params`` reads, is unchanged.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        names = cls._get_param_names()
+        unknown = sorted(set(kwargs) - set(names))
+        if args or unknown:
+            got = ", ".join(
+                [repr(a) for a in args] + [f"{k}={kwargs[k]!r}" for k in unknown]
+            )
+            raise TypeError(
+                f"{cls.__name__}: parameters must be passed by keyword, among "
+                f"{names}; got {got}."
+            )
+        return super().__new__(cls)
+
+
+class LSSVMBase(NamedParameters, BaseEstimator):
     """Hyper-parameters and fitted state common to the LS-SVM estimators.
 
     Parameters
@@ -149,9 +197,13 @@ default="rbf"
         (as scikit-learn's SVC and KernelRidge); the fitted ``support_vectors_`` are
         then the indices of the training points, a column of shape (n, 1). The
         linear, polynomial and RBF kernels also accept scipy.sparse CSR/CSC input.
-    sigma2 : float or array, default=1.0
+    sigma2 : float, array or "scale", default=1.0
         RBF width, K(x, z) = exp(-||x - z||^2 / sigma2) [S 3.13]; one value per input
-        gives the ARD kernel.
+        gives the ARD kernel. "scale": n_features * X.var() of the training X, the
+        width of scikit-learn's ``SVC(gamma="scale")`` (whose gamma is 1/sigma2).
+        A width far below the squared distances between the points (unscaled
+        inputs, say) makes K numerically the identity: a
+        :class:`lssvm.linalg.NumericalWarning` says so at the fit.
     degree : int, default=3
         Degree d of the polynomial kernel (x^T z + tau)^d.
     tau : float, default=1.0
@@ -244,14 +296,14 @@ default="rbf"
             owner=self,
         )  # fmt: skip
 
-    def _check_params(self):
+    def _check_params(self, X=None):
         check_positive(
             self.gamma, "gamma", meaning="regularization constant of [S 3.1]", owner=self
         )
         self._check_solver_params()
         return check_kernel(
-            self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
-            owner=self,
+            self.kernel, sigma2=resolve_sigma2(self.sigma2, X, self.kernel),
+            degree=self.degree, tau=self.tau, owner=self,
         )  # fmt: skip
 
     def _fit_with_kkt_solver(self, solve, X, y, **fit_params):
@@ -347,7 +399,7 @@ default="rbf"
         ``LSSVMRegressor.predict``). ``sample_weight`` w gives the weighted LS-SVM,
         gamma_k = gamma w_k; rows with w_k = 0 are dropped (an infinite diagonal).
         """
-        kernel = self._check_params()
+        kernel = self._check_params(X)
         X, fit_kernel = fit_view(kernel, X)  # precomputed: indices and K
         gamma = self.gamma
         keep, w = positive_weight_rows(sample_weight, X, owner=self)

@@ -206,6 +206,23 @@ def check_feature_names(expected, X, *, owner: str) -> None:
         )
 
 
+def check_not_precomputed(kernel, *, owner) -> None:
+    """Refuse ``kernel="precomputed"`` where the method needs the inputs themselves.
+
+    >>> check_not_precomputed("precomputed", owner="rfe")
+    Traceback (most recent call last):
+    ...
+    ValueError: rfe: kernel='precomputed' is not supported by rfe; kernel must be a kernel name, a Kernel or a callable (the method needs the inputs, not only their Gram matrix); got kernel='precomputed'.
+    """
+    if isinstance(kernel, str) and kernel == "precomputed":
+        name = owner if isinstance(owner, str) else type(owner).__name__
+        raise ValueError(
+            f"{name}: kernel='precomputed' is not supported by {name}; kernel must "
+            "be a kernel name, a Kernel or a callable (the method needs the inputs, "
+            "not only their Gram matrix); got kernel='precomputed'."
+        )
+
+
 def check_kernel(kernel, *, sigma2, degree, tau, owner):
     """:func:`lssvm.kernels.make_kernel`, its messages prefixed with the owner.
 

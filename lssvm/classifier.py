@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
 from . import probability as prob
-from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
+from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows, resolve_sigma2
 from ._docs import shared_parameters
 from ._validation import (
     check_classes,
@@ -46,6 +47,12 @@ __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 
 BIT_PARAM_NAMES = ("gamma", "kernel", "sigma2", "degree", "tau")
 PROBABILITY_METHODS = (False, True, "bayes")
+
+
+# Attributes made by the probability part of a fit (removed by every new fit).
+_PROBABILITY_ATTRIBUTES = (
+    "probA_", "probB_", "loo_decision_", "mu_", "zeta_", "_prior", "_cholesky_",
+)
 
 
 def _has_probability(estimator):
@@ -167,6 +174,12 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ((3, 2), 1)
     """
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if isinstance(self.probability, str) and self.probability == "bayes":
+            tags.classifier_tags.multi_class = False  # the moderated output: 2 classes
+        return tags
+
     def __init__(
         self,
         *,
@@ -197,7 +210,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         self.random_state = random_state
         self.probability = probability
 
-    def _per_bit(self, n_bits):
+    def _per_bit(self, n_bits, X=None):
         """(gamma, kernel) of every bit: the estimator's, overridden by bit_params."""
         self._check_solver_params()
         common = {name: getattr(self, name) for name in BIT_PARAM_NAMES}
@@ -231,8 +244,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 owner=self,
             )  # fmt: skip
             kernel = check_kernel(
-                p["kernel"], sigma2=p["sigma2"], degree=p["degree"], tau=p["tau"],
-                owner=self,
+                p["kernel"], sigma2=resolve_sigma2(p["sigma2"], X, p["kernel"]),
+                degree=p["degree"], tau=p["tau"], owner=self,
             )  # fmt: skip
             out.append((gamma, kernel))
         return out
@@ -285,11 +298,13 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 f"(coding='ovo'); got coding={self.coding!r}."
             )
         n_bits = C.shape[1]
-        per_bit = self._per_bit(n_bits)
+        per_bit = self._per_bit(n_bits, X)
         if method == "bayes" and M > 2:
             raise ValueError(
                 f"{type(self).__name__}: probability='bayes' is for two classes; got "
-                f"{M} classes. Use probability=True (Platt scaling and coupling)."
+                f"{M} classes. Only binary classification is supported with "
+                "probability='bayes'; use probability=True (Platt scaling and "
+                "coupling)."
             )
         if method == "bayes" and isinstance(per_bit[0][1], Precomputed):
             raise ValueError(
@@ -369,7 +384,14 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         return self
 
     def _fit_probability(self, method, Y, T, beta, b, loo, w, factor):
-        """Platt's sigmoids on the leave-one-out outputs, or the Bayesian mu, zeta."""
+        """Platt's sigmoids on the leave-one-out outputs, or the Bayesian mu, zeta.
+
+        A previous fit's probability attributes are removed first: a model refit
+        with another ``probability`` keeps none that its own fit did not make.
+        """
+        for name in _PROBABILITY_ATTRIBUTES:
+            self.__dict__.pop(name, None)
+        self._probability_fitted = method
         if method is True:
             n_bits = Y.shape[1]
             self.probA_, self.probB_ = np.zeros(n_bits), np.zeros(n_bits)
@@ -397,7 +419,15 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         output, two classes); see the class docstring.
         """
         latent = self.bit_outputs(X)  # checks that the model is fitted
-        if check_probability(self.probability, self) == "bayes":
+        method = check_probability(self.probability, self)
+        fitted = getattr(self, "_probability_fitted", method)
+        if fitted != method:  # set_params(probability=...) after the fit
+            raise NotFittedError(
+                f"{type(self).__name__}: predict_proba needs a model fitted with "
+                f"probability={method!r}; this one was fitted with "
+                f"probability={fitted!r}. Fit it again."
+            )
+        if method == "bayes":
             p1 = self._bayes_proba(X, latent[:, 0])
             return np.column_stack([1.0 - p1, p1])
         P = prob.platt_predict(latent, self.probA_, self.probB_)  # P(bit = +1 | x)

@@ -267,7 +267,10 @@ class CallableKernel(Kernel):
     def __call__(self, X, Z=None):
         X = self._prepare(X)
         Z = X if Z is None else self._prepare(Z)
-        K = np.asarray(self.function(X, Z), dtype=np.float64)
+        K = self.function(X, Z)
+        if sp.issparse(K):  # a sparse kernel matrix: densified (the solvers are dense)
+            K = K.toarray()
+        K = np.asarray(K, dtype=np.float64)
         if K.shape != (X.shape[0], Z.shape[0]):
             raise ValueError(
                 f"The kernel callable must return an array of shape "
@@ -351,6 +354,32 @@ class PrecomputedGram(Kernel):
         return f"PrecomputedGram(n={self.K.shape[0]})"
 
 
+#: A precomputed Gram matrix is symmetric when max |K - K^T| <= GRAM_SYMMETRY_RTOL
+#: max |K| (round-off of a product such as X X^T stays far below).
+GRAM_SYMMETRY_RTOL = 1e-8
+
+
+def check_symmetric_gram(K) -> None:
+    """Raise ValueError naming the largest asymmetry of a precomputed Gram matrix.
+
+    The solvers read one triangle of K: a non-symmetric K would be fitted as a
+    different, symmetric matrix without a word.
+    """
+    K = np.asarray(K, dtype=np.float64)
+    if K.size == 0:
+        return
+    gap = np.abs(K - K.T)
+    worst = float(gap.max())
+    scale = float(np.abs(K).max())
+    if worst > GRAM_SYMMETRY_RTOL * scale:
+        i, j = np.unravel_index(int(gap.argmax()), gap.shape)
+        raise ValueError(
+            "kernel='precomputed': the Gram matrix K(X_train, X_train) must be "
+            f"symmetric (max |K - K^T| <= {GRAM_SYMMETRY_RTOL:.0e} max |K|); got "
+            f"max |K - K^T| = {worst:.3g} at ({i}, {j}), max |K| = {scale:.3g}."
+        )
+
+
 def fit_view(kernel: Kernel, X):
     """(X, kernel) as the fit sees them: unchanged, or indices and PrecomputedGram.
 
@@ -368,6 +397,7 @@ def fit_view(kernel: Kernel, X):
             f"kernel='precomputed' needs the square Gram matrix K(X_train, X_train) "
             f"at fit; got X of shape {X.shape}."
         )
+    check_symmetric_gram(X)
     return np.arange(X.shape[0], dtype=np.float64)[:, None], PrecomputedGram(X)
 
 

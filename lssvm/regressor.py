@@ -19,7 +19,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ._base import ACCEPT_SPARSE, LSSVMBase
+from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
 from ._docs import shared_parameters
 from ._validation import check_finite_output, check_numeric_targets
 from .gp import predictive_variance
@@ -57,6 +57,17 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     kernel_ : Kernel
     n_iter_ : int
         CG iterations (0 for the direct solver).
+    signal_variance_ : float or ndarray of shape (n_outputs,)
+        Amplitude s2 of the Gaussian-process link (units of y^2): cov(y) = s2 (K +
+        I/gamma), its maximum-likelihood value for the fitted gamma, closed form:
+        s2 = y^T alpha / N = y^T H^{-1} y / N without bias; with the bias (flat
+        prior on b, the restricted likelihood) s2 = r^T H^{-1} r / (N - 1) =
+        y^T alpha / (N - 1) for the GLS residual r = y - 1_v b, because alpha =
+        H^{-1} r and 1_v^T alpha = 0 [S 3.31]. ``predict(X, return_std=True)``
+        scales the unit-prior latent standard deviation [S 3.60] by sqrt(s2).
+    noise_variance_ : float or ndarray of shape (n_outputs,)
+        s2 / gamma, the variance of the noise e in units of y^2. The 95% interval
+        for a new observation is mean +- 1.96 sqrt(std**2 + noise_variance_).
     n_features_in_ : int
 
     Notes
@@ -84,13 +95,19 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     >>> bool(reg.score(X, y) > 0.8)
     True
 
-    Error bars of the Gaussian-process view [S 3.60], for the latent function: below
-    the noise level 1/sqrt(gamma) = 0.32 among the data, the prior's sqrt(K(x, x))
-    = 1 far from them, plus the uncertainty of b.
+    Error bars of the Gaussian-process view [S 3.60], in the units of y: the
+    amplitude s2 of the prior is estimated by maximum likelihood at the fit, and
+    the noise standard deviation sqrt(s2 / gamma) comes out near the 0.1 of the
+    data. The latent standard deviation is small among the data and tends to the
+    prior's sqrt(s2 K(x, x)) far from them, plus the uncertainty of b.
 
+    >>> float(reg.noise_variance_ ** 0.5).__round__(2)
+    0.09
     >>> mean, std = reg.predict([[0.0], [100.0]], return_std=True)
     >>> std.round(2).tolist()
-    [0.16, 1.04]
+    [0.05, 0.29]
+
+    A 95% interval for a new observation: mean +- 1.96 sqrt(std**2 + noise_variance_).
     """
 
     def __sklearn_tags__(self):
@@ -130,7 +147,29 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         # [S 3.32]: a = 1_v, d = y, Omega = K [S 3.33]; [S 3.62] without the border.
         self._fit_kkt(X, a=np.ones(X.shape[0]), d=y, sample_weight=sample_weight)
         self.dual_coef_ = self.alpha_
+        self._fit_amplitude(X, y, sample_weight)
         return self
+
+    def _fit_amplitude(self, X, y, sample_weight):
+        r"""Maximum-likelihood amplitude s2 of the GP link for the fitted gamma.
+
+        cov(y) = s2 H with H = K + I/gamma: without bias the ML scale is
+        s2 = y^T H^{-1} y / N = y^T alpha / N. With the bias (flat prior on b, as
+        in the error bars) the restricted likelihood of the residual
+        r = y - 1_v b_hat, b_hat = 1_v^T H^{-1} y / s, gives
+        s2 = r^T H^{-1} r / (N - 1) = y^T alpha / (N - 1), since
+        alpha = H^{-1} r [S 3.25] and 1_v^T alpha = 0 [S 3.31]. Weighted rows count
+        w_k times (N = sum_k w_k), as repeated rows would.
+        """
+        keep, w = positive_weight_rows(sample_weight, X, owner=self)
+        d = y if keep is None else y[keep]
+        n_eff = float(d.shape[0] if w is None else w.sum())
+        dof = n_eff - (1.0 if self.fit_intercept else 0.0)
+        if dof <= 0.0:
+            dof = max(n_eff, 1.0)
+        quad = np.einsum("i...,i...->...", d, self.alpha_)  # y^T H^{-1} r per output
+        self.signal_variance_ = np.maximum(quad, 0.0) / dof
+        self.noise_variance_ = self.signal_variance_ / self.gamma
 
     def predict(self, X, return_std=False):
         """Model [S 3.34]: sum_k alpha_k K(x, x_k) + b; optionally the GP error bar.
@@ -140,23 +179,33 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         X : array-like of shape (n_test, n_features)
         return_std : bool, default=False
             Also return the posterior standard deviation of the latent function
-            f(x) in the Gaussian-process view, [S 3.60] with C_N = Omega + I/gamma
-            (:func:`lssvm.gp.predictive_variance`); with the bias, b has a flat
-            prior and its uncertainty is included. It does NOT include the noise:
-            the standard deviation of a new observation y(x) is
-            sqrt(std**2 + 1/gamma). The first call factors K + I/gamma
-            (O(N^3) time, 8 N^2 bytes, whatever the ``solver``) and keeps the
-            factor for later calls; fitting again drops it.
+            f(x) in the Gaussian-process view, in the units of y: [S 3.60] with
+            C_N = Omega + I/gamma (:func:`lssvm.gp.predictive_variance`, the
+            unit-prior variance) times the amplitude ``signal_variance_`` estimated
+            by maximum likelihood at the fit (closed form for fixed gamma; see
+            ``signal_variance_``). With the bias, b has a flat prior and its
+            uncertainty is included. It does NOT include the noise: a new
+            observation y(x) has standard deviation
+            sqrt(std**2 + noise_variance_), and the 95% interval for it is
+            mean +- 1.96 sqrt(std**2 + noise_variance_). The first call factors
+            K + I/gamma (O(N^3) time, 8 N^2 bytes, whatever the ``solver``) and
+            keeps the factor for later calls; fitting again drops it.
 
         Returns
         -------
         y_pred : ndarray of shape (n_test,) or (n_test, n_outputs)
-        y_std : ndarray of shape (n_test,)
-            Only with ``return_std=True``. The same for every output: the GP
-            variance depends on the inputs, not on the targets.
+        y_std : ndarray, shape of ``y_pred``
+            Only with ``return_std=True``. The unit-prior variance depends on the
+            inputs only; each output's amplitude scales it.
         """
         if not return_std:
             return self._latent(X)
+        mean, var = self._mean_unit_var(X)
+        scale = np.sqrt(self.signal_variance_)  # units of y, one per output
+        return mean, np.sqrt(var).reshape((-1,) + (1,) * (mean.ndim - 1)) * scale
+
+    def _mean_unit_var(self, X):
+        """Mean [S 3.34] and latent variance for the unit prior K, [S 3.60]."""
         X = self._check_input(X)
         if isinstance(self.kernel_, Precomputed):
             raise ValueError(
@@ -186,4 +235,12 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
         mean = check_finite_output(mean + self.b_, self.kernel_, owner=self)
-        return mean, np.sqrt(var)
+        return mean, var
+
+    def _unit_std(self, X):
+        """Latent standard deviation for the unit prior K (amplitude 1), [S 3.60].
+
+        The scale of the Bayesian framework (std**2 / mu with the evidence's mu),
+        used by :func:`lssvm.bayes.class_probability`.
+        """
+        return np.sqrt(self._mean_unit_var(X)[1])

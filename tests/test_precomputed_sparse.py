@@ -145,3 +145,35 @@ def test_precomputed_sparse_gram_and_non_square_error(est, data):
     np.testing.assert_allclose(sparse, dense, atol=ATOL)
     with pytest.raises(ValueError, match="needs the square Gram matrix"):
         est.fit(K[:, :10], y)
+
+
+# -- issue #32: D6 non-symmetric Gram matrices, D13 sparse callable kernels --------------
+
+
+@pytest.mark.parametrize("make", [
+    lambda: __import__("lssvm").LSSVMClassifier(kernel="precomputed"),
+    lambda: __import__("lssvm").LSSVMRegressor(kernel="precomputed"),
+    lambda: __import__("lssvm").LSSVMRegressorCV(kernel="precomputed", gamma=[1.0], cv=3),
+])  # fmt: skip
+def test_non_symmetric_gram_is_refused(make):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    K = X @ X.T
+    make().fit(K, y)  # round-off of X X^T passes
+    K[3, 5] += 0.5
+    with pytest.raises(ValueError, match=r"must be symmetric .* = 0\.5 at \((3, 5|5, 3)\)"):
+        make().fit(K, y)
+
+
+def test_callable_kernel_returning_sparse_is_densified():
+    import scipy.sparse as sps
+
+    from lssvm import LSSVMRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((25, 3))
+    y = X[:, 0]
+    dense = LSSVMRegressor(kernel=lambda A, B: A @ B.T).fit(X, y)
+    sparse = LSSVMRegressor(kernel=lambda A, B: sps.csr_matrix(A @ B.T)).fit(X, y)
+    np.testing.assert_allclose(sparse.predict(X), dense.predict(X), rtol=1e-12)

@@ -86,3 +86,25 @@ def test_bad_parameters_raise(regression_data, params, match):
     X, y = regression_data
     with pytest.raises(ValueError, match=match):
         KernelPLSRegression(**params).fit(X, y)
+
+
+# -- issue #32 defects -------------------------------------------------------------------
+
+
+def test_precomputed_polynomial_overflow_and_memory(monkeypatch):
+    # D1, D7, D9
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 3))
+    y = X[:, 0] + 0.1 * rng.standard_normal(30)
+    with pytest.raises(ValueError, match="not supported by KernelPLSRegression"):
+        KernelPLSRegression(kernel="precomputed").fit(X @ X.T, y)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        KernelPLSRegression(kernel="poly", degree=3).fit(X * 1e120, y)
+    model = KernelPLSRegression(kernel="poly", degree=2).fit(X, y)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        model.predict(X * 1e200)
+    import lssvm.linalg.memory as memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    with pytest.raises(MemoryError, match="KernelPLSRegression"):
+        KernelPLSRegression().fit(X, y)

@@ -195,3 +195,28 @@ def test_deformed_gram_is_k_times_inverse(moons):
     np.testing.assert_allclose(lap.deformed_kernel(X), K_tilde[:, lap.labelled_],
                                rtol=1e-8, atol=1e-10)  # fmt: skip
     assert np.all(np.linalg.eigvalsh(0.5 * (K_tilde + K_tilde.T)) > -1e-10)
+
+
+# -- issue #32 defects -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [LapRLSClassifier, LapSVMClassifier])
+def test_unfitted_raises_not_fitted_and_two_class_tag(cls):
+    # D10, D14
+    from sklearn.exceptions import NotFittedError
+
+    X = np.zeros((3, 2))
+    for method in ("predict", "decision_function", "deformed_kernel"):
+        with pytest.raises(NotFittedError):
+            getattr(cls(), method)(X)
+    assert cls().__sklearn_tags__().classifier_tags.multi_class is False
+
+
+def test_memory_guard_before_the_graph_matrices(monkeypatch):
+    # D9
+    import lssvm.linalg.memory as memory
+
+    X, y = make_moons(60, noise=0.1, random_state=0)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    with pytest.raises(MemoryError, match="LapRLSClassifier"):
+        LapRLSClassifier().fit(X, y)

@@ -91,3 +91,70 @@ def test_one_class_raises(classification_data):
     X, _ = classification_data
     with pytest.raises(ValueError, match="at least 2 classes"):
         PSVMClassifier().fit(X, np.ones(len(X)))
+
+
+# -- issue #32 defects -------------------------------------------------------------------
+
+
+def test_precomputed_kernel_is_refused():
+    # D1: kernel="precomputed" gave wrong answers; now a clear error.
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match="kernel='precomputed' is not supported by PSVM"):
+        PSVMClassifier(kernel="precomputed").fit(RBF(1.0)(X), y)
+
+
+def test_polynomial_overflow_raises_instead_of_nan():
+    # D7
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        PSVMClassifier(kernel="poly", degree=3, method="dual").fit(X * 1e120, y)
+    clf = PSVMClassifier(kernel="poly", degree=2, method="dual").fit(X, y)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        clf.decision_function(X * 1e200)
+
+
+def test_memory_guard_before_the_kernel_matrix(monkeypatch):
+    # D9
+    import lssvm.linalg.memory as memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(MemoryError, match="PSVMClassifier"):
+        PSVMClassifier(kernel="rbf").fit(X, y)
+    PSVMClassifier(kernel="linear", method="primal").fit(X, y)  # no N x N matrix
+
+
+@pytest.mark.parametrize("params", [
+    dict(kernel="linear", method="primal"),
+    dict(kernel="linear", method="dual"),
+    dict(kernel="rbf", sigma2=2.0),
+])  # fmt: skip
+def test_sample_weight_equals_repeated_rows(params):
+    # D17: weighted least squares; integer weights = repeated rows, 0 = left out
+    X, y = load_iris(return_X_y=True)
+    w = np.random.default_rng(0).integers(0, 3, len(y))
+    weighted = PSVMClassifier(**params).fit(X, y, sample_weight=w)
+    repeated = PSVMClassifier(**params).fit(np.repeat(X, w, axis=0), np.repeat(y, w))
+    np.testing.assert_allclose(
+        weighted.decision_function(X), repeated.decision_function(X), atol=1e-9
+    )
+    with pytest.raises(ValueError, match="PSVMClassifier: sample_weight is 0 for every"):
+        PSVMClassifier(**params).fit(X, y, sample_weight=(y != 0).astype(float))
+
+
+def test_estimators_without_a_weighted_form_refuse_sample_weight():
+    # D17: README's list of estimators without sample_weight is exact
+    from lssvm.relatives import (
+        LSSVMRFE,
+        KernelPLSRegression,
+        LapRLSClassifier,
+        LapSVMClassifier,
+        RVMClassifier,
+        RVMRegressor,
+    )
+
+    X, y = load_iris(return_X_y=True)
+    for cls in (RVMRegressor, RVMClassifier, KernelPLSRegression, LapRLSClassifier,
+                LapSVMClassifier, LSSVMRFE):  # fmt: skip
+        with pytest.raises(TypeError, match=rf"{cls.__name__}\.fit\(\) got an unexpected"):
+            cls().fit(X, y, sample_weight=np.ones(len(y)))

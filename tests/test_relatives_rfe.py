@@ -97,3 +97,46 @@ def test_bad_parameters_raise(relevant_four, params, match):
     X, y = relevant_four
     with pytest.raises(ValueError, match=match):
         LSSVMRFE(**params).fit(X, y)
+
+
+# -- issue #32 defects -------------------------------------------------------------------
+
+
+def test_precomputed_is_refused_by_both():
+    # D1: LSSVMRFE(kernel="precomputed") failed inside numpy
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.raises(ValueError, match="^LSSVMRFE: kernel='precomputed' is not"):
+        LSSVMRFE(kernel="precomputed").fit(X @ X.T, y)
+    with pytest.raises(ValueError, match="^rfe: kernel='precomputed' is not"):
+        rfe(X @ X.T, y, kernel="precomputed")
+
+
+@pytest.mark.parametrize(
+    "X, y, match",
+    [
+        (np.ones((5, 2)), np.ones(5), "at least 2 classes"),
+        (np.ones((5, 2)), np.arange(4) % 2, "inconsistent numbers of samples"),
+        (np.ones((5, 2)), np.linspace(0, 1, 5), "Unknown label type"),
+        (np.array([[1.0, np.nan]] * 4), np.arange(4) % 2, "NaN"),
+    ],
+)
+def test_function_validates_like_the_estimator(X, y, match):
+    # D5: rfe() checks X and y as LSSVMRFE.fit does, with "rfe: " in front
+    with pytest.raises(ValueError, match=match):
+        rfe(X, y)
+    with pytest.raises(ValueError, match=match):
+        LSSVMRFE().fit(X, y)
+
+
+def test_memory_guard_for_nonlinear_kernels(monkeypatch):
+    # D9
+    import lssvm.linalg.memory as memory
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    with pytest.raises(ValueError, match="rfe with a nonlinear kernel"):
+        LSSVMRFE(kernel="rbf").fit(X, y)

@@ -202,3 +202,54 @@ def test_classifier_bad_parameters(ripley):
         RVMClassifier(irls_max_iter=0).fit(X, y)
     with pytest.raises(ValueError, match="two classes"):
         RVMClassifier().fit(np.r_[X, X[:3]], np.r_[y, [2, 2, 2]])
+
+
+# -- issue #32 defects -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("solver", ["fast", "em"])
+@pytest.mark.parametrize("scale", [1e-10, 1e6])
+def test_regressor_is_scale_equivariant(solver, scale):
+    # D2: the floors are relative to the targets; y * 1e-10 collapsed before.
+    X, y = sinc(80, noise=0.1, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = RVMRegressor(sigma2=1.0, solver=solver).fit(X, y)
+        b = RVMRegressor(sigma2=1.0, solver=solver).fit(X, scale * y)
+    np.testing.assert_array_equal(a.relevance_indices_, b.relevance_indices_)
+    np.testing.assert_allclose(b.predict(X), scale * a.predict(X), rtol=1e-6,
+                               atol=1e-9 * scale)  # fmt: skip
+    assert b.noise_variance_ == pytest.approx(scale**2 * a.noise_variance_, rel=1e-6)
+
+
+def test_polynomial_overflow_raises_instead_of_nan():
+    # D7: (x^T z + tau)^d overflows at huge inputs: a clear error, not NaN.
+    X, y = sinc(30, noise=0.1, random_state=0)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        RVMRegressor(kernel="poly", degree=3).fit(X * 1e120, y)
+    reg = RVMRegressor(kernel="poly", degree=2).fit(X, y)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        reg.predict(X * 1e200)
+
+
+def test_memory_guard_before_the_design_matrix(monkeypatch):
+    # D9: N x N design matrix checked against the available memory first.
+    import lssvm.linalg.memory as memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000)
+    X, y = sinc(40, noise=0.1, random_state=0)
+    with pytest.raises(MemoryError, match="RVMRegressor"):
+        RVMRegressor().fit(X, y)
+    with pytest.raises(MemoryError, match="RVMClassifier"):
+        RVMClassifier().fit(X, y > 0)
+
+
+def test_unfitted_classifier_raises_not_fitted_and_is_two_class():
+    # D10, D14
+    from sklearn.exceptions import NotFittedError
+
+    X = np.zeros((3, 2))
+    for method in ("predict", "decision_function", "predict_proba"):
+        with pytest.raises(NotFittedError):
+            getattr(RVMClassifier(), method)(X)
+    assert RVMClassifier().__sklearn_tags__().classifier_tags.multi_class is False

@@ -583,3 +583,85 @@ def test_closed_form_cv_without_bias_equals_refitting():
             ref = LSSVMRegressor(gamma=10.0, sigma2=1.0, fit_intercept=False)
             ref.fit(X[train], y[train])
             np.testing.assert_allclose(held_out, ref.predict(X[V]), rtol=1e-8, atol=1e-10)
+
+
+# -- issue #32: error bars, scorers, public parameters, messages -----------------------
+
+
+def test_regressor_cv_forwards_return_std(regression_data):
+    X, y = regression_data
+    reg = LSSVMRegressorCV(gamma=[1.0, 10.0], sigma2=[1.0, 4.0], cv=5).fit(X, y)
+    mean, std = reg.predict(X, return_std=True)
+    want = reg.best_estimator_.predict(X, return_std=True)
+    np.testing.assert_array_equal(mean, want[0])
+    np.testing.assert_array_equal(std, want[1])
+    np.testing.assert_array_equal(reg.predict(X), mean)
+
+
+@pytest.mark.parametrize("scoring", ["roc_auc", "neg_log_loss"])
+def test_cv_accepts_roc_auc_and_log_loss(classification_data, scoring):
+    from sklearn.metrics import log_loss, roc_auc_score
+    from sklearn.model_selection import StratifiedKFold
+
+    from lssvm.probability import platt_fit
+
+    X, y = classification_data
+    clf = LSSVMClassifierCV(
+        gamma=[0.1, 1.0, 10.0], sigma2=[1.0, 4.0], cv=5, scoring=scoring
+    ).fit(X, y)
+    # the best score is the mean over folds of the score of refitted models
+    g, s2 = clf.best_params_["gamma"], clf.best_params_["sigma2"]
+    scores = []
+    for train, test in StratifiedKFold(5).split(X, y):
+        f = LSSVMClassifier(gamma=g, sigma2=s2).fit(X[train], y[train]).decision_function(
+            X[test]
+        )
+        pos = y[test] > 0
+        if scoring == "roc_auc":
+            scores.append(roc_auc_score(pos, f))
+        else:
+            A, B = platt_fit(f, pos)
+            scores.append(-log_loss(pos, 1 / (1 + np.exp(A * f + B)), labels=[0, 1]))
+    assert clf.best_score_ == pytest.approx(np.mean(scores), rel=1e-6)
+
+
+def test_roc_auc_with_one_class_folds_is_refused(classification_data):
+    X, y = classification_data
+    with pytest.raises(ValueError, match="needs both classes in every held-out set"):
+        LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv="loo", scoring="roc_auc").fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "cls", [LSSVMClassifier, LSSVMRegressor, LSSVMClassifierCV, LSSVMRegressorCV]
+)
+def test_unknown_keyword_names_the_public_class(cls):
+    with pytest.raises(TypeError, match=rf"^{cls.__name__}: .*got alpha=1\."):
+        cls(alpha=1)
+    with pytest.raises(TypeError, match=rf"^{cls.__name__}: parameters must be passed"):
+        cls(1.0)
+
+
+@pytest.mark.parametrize("cls", [LSSVMClassifierCV, LSSVMRegressorCV])
+def test_cv_public_parameters_section(cls):
+    from lssvm._docs import parameter_entries
+
+    documented = parameter_entries(cls.__doc__)
+    for name in ("gamma", "sigma2", "kernel", "degree", "tau", "cv", "scoring",
+                 "verbose", "solver", "tol", "fit_intercept", "n_jobs"):  # fmt: skip
+        assert name in documented, name
+
+
+def test_cv_n_features_error_names_the_cv_class(classification_data):
+    X, y = classification_data
+    for est in (LSSVMClassifierCV(gamma=[1.0], sigma2=[1.0], cv=3),
+                LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0], cv=3)):  # fmt: skip
+        est.fit(X, y)
+        with pytest.raises(ValueError, match=type(est).__name__ + " is expecting 3"):
+            est.predict(X[:, :2])
+
+
+@pytest.mark.parametrize("verbose", [-1, 1.5, "yes", None])
+def test_cv_verbose_is_checked(classification_data, verbose):
+    X, y = classification_data
+    with pytest.raises(ValueError, match=r"LSSVMRegressorCV: verbose must be an integer"):
+        LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0], cv=3, verbose=verbose).fit(X, y)

@@ -70,7 +70,7 @@ __all__ = [
 EIGEN_MIN_GAMMAS = 4
 EIGEN_RTOL = 1e-15  # eigenvalues of K below this times ||K||_inf are round-off
 STRATEGIES = ("auto", "eigen", "cholesky")
-SCORINGS = ("accuracy", "neg_mean_squared_error", "r2")
+SCORINGS = ("accuracy", "neg_mean_squared_error", "r2", "roc_auc", "neg_log_loss")
 
 
 def make_folds(cv, X, y, *, classifier: bool) -> list[NDArray[np.intp]]:
@@ -282,8 +282,15 @@ def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
     ``"accuracy"``: fraction of sign(latent) equal to sign(``y_true``), the +-1
     codes or any signed targets such as LS-SVM_F's (latent > 0 counts as +1, as in
     ``LSSVMClassifier.predict``);
-    ``"neg_mean_squared_error"``; ``"r2"``; or a callable ``scoring(y_true, latent)``.
-    Several columns (several binary problems) give the mean over columns.
+    ``"neg_mean_squared_error"``; ``"r2"``; ``"roc_auc"``: the area under the ROC
+    curve of the latent outputs against y_true > 0; ``"neg_log_loss"``: minus the
+    mean log loss of Platt probabilities (:func:`lssvm.probability.platt_fit`)
+    fitted to these held-out latent outputs, as ``LSSVMClassifier(probability=True)``
+    fits them to its leave-one-out outputs (the sigmoid's two parameters are
+    fitted on the outputs it scores: slightly optimistic, by O(2 / n_held_out));
+    or a callable ``scoring(y_true, latent)``. For the last two, rows with
+    y_true = 0 (a bit's unused rows) are left out, and each held-out set needs
+    both signs. Several columns (several binary problems) give the mean over columns.
     ``sample_weight`` weights the held-out points of the named scores (a weight-2
     point counts as a repeated one, as scikit-learn's metrics); a callable gets
     no weights.
@@ -299,6 +306,8 @@ def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
         return float(np.average(hits, weights=w))
     if scoring == "neg_mean_squared_error":
         return float(-np.average((y_true - latent) ** 2, weights=w))
+    if scoring in ("roc_auc", "neg_log_loss"):
+        return _binary_score(scoring, y_true, latent, sample_weight)
     if scoring == "r2":
         w = np.ones_like(y_true, dtype=np.float64) if w is None else w
         mean = np.sum(w * y_true, axis=0) / np.sum(w, axis=0)
@@ -308,3 +317,33 @@ def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
         f"scoring must be one of {list(SCORINGS)} or a callable "
         f"scoring(y_true, latent); got scoring={scoring!r}."
     )
+
+
+def _binary_score(scoring, y_true, latent, sample_weight):
+    """roc_auc or neg_log_loss (Platt) of latent outputs, mean over columns."""
+    from sklearn.metrics import roc_auc_score
+
+    from ..probability import platt_fit
+
+    y2 = y_true.reshape(len(y_true), -1)
+    f2 = latent.reshape(len(latent), -1)
+    scores = []
+    for c in range(y2.shape[1]):
+        used = y2[:, c] != 0
+        pos, f = y2[used, c] > 0, f2[used, c]
+        w = None if sample_weight is None else np.asarray(sample_weight, float)[used]
+        if pos.all() or not pos.any():
+            raise ValueError(
+                f"scoring={scoring!r} needs both classes in every held-out set; one "
+                f"has {int(used.sum())} point(s), all of one class. Use stratified "
+                "folds with at least one point of each class per fold (not "
+                "cv='loo'), or scoring='accuracy'."
+            )
+        if scoring == "roc_auc":
+            scores.append(roc_auc_score(pos, f, sample_weight=w))
+            continue
+        A, B = platt_fit(f, pos, w)
+        z = A * f + B  # P(+1) = 1 / (1 + exp(z)): -log P = logaddexp(0, z)
+        loss = np.where(pos, np.logaddexp(0.0, z), np.logaddexp(0.0, -z))
+        scores.append(-np.average(loss, weights=w))
+    return float(np.mean(scores))

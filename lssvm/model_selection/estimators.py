@@ -19,7 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import multiclass as mc
-from .._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
+from .._base import ACCEPT_SPARSE, LSSVMBase, NamedParameters, positive_weight_rows
 from .._docs import shared_parameters
 from .._log import Progress
 from .._validation import (
@@ -44,7 +44,7 @@ SHARED_REFIT_PARAMS = ("solver", "tol", "fit_intercept", "n_jobs")
 
 
 @shared_parameters(LSSVMBase)
-class _LSSVMCVBase(BaseEstimator):
+class _LSSVMCVBase(NamedParameters, BaseEstimator):
     """Shared parameters and fit of the tuned estimators.
 
     Parameters
@@ -54,7 +54,13 @@ class _LSSVMCVBase(BaseEstimator):
     sigma2 : list of float, optional
         Candidate RBF widths sigma2; default the book's Sigma_0 sqrt(n) squared.
         Ignored (not searched) for the linear and polynomial kernels.
-    kernel, degree, tau : as in LSSVMClassifier.
+    kernel : {"rbf", "linear", "poly", "precomputed"}, Kernel or callable, \
+default="rbf"
+        As in :class:`LSSVMClassifier` and :class:`LSSVMRegressor`.
+    degree : int, default=3
+        Degree d of the polynomial kernel (x^T z + tau)^d.
+    tau : float, default=1.0
+        Offset of the polynomial kernel.
     cv : int, "loo" or scikit-learn splitter, default=10
         An int k gives k-fold CV without shuffling (scikit-learn's ``KFold``;
         ``StratifiedKFold`` for the classifier). Classifier: every class needs at
@@ -65,8 +71,12 @@ class _LSSVMCVBase(BaseEstimator):
     search : {"grid", "shrinking", "random", "simplex"}, default="grid"
     scoring : str or callable, optional
         "accuracy" (classifier default), "neg_mean_squared_error" (regressor
-        default), "r2", or ``scoring(y_true, latent) -> float``, greater is better.
-        scikit-learn scorer names and objects are not accepted: they need a fitted
+        default), "r2", "roc_auc" (of the held-out latent outputs), "neg_log_loss"
+        (of Platt probabilities fitted to the held-out latent outputs, as
+        ``probability=True`` fits them to leave-one-out ones; see
+        :func:`lssvm.model_selection.closed_form.score_latent`), or
+        ``scoring(y_true, latent) -> float``, greater is better.
+        Other scikit-learn scorer names and scorer objects are not accepted: they need a fitted
         estimator per fold, which the closed form never builds.
     n_refinements : int >= 0, default=3
         Local refinements of the shrinking grid (the book's i_max).
@@ -77,8 +87,8 @@ class _LSSVMCVBase(BaseEstimator):
         gives a different draw at each fit.
     strategy : {"auto", "eigen", "cholesky"}, default="auto"
         How the closed-form CV gets H^{-1} (see :mod:`lssvm.model_selection.closed_form`).
-    verbose : int, default=0
-        If > 0, print progress to standard error: which bit (multiclass) and stage
+    verbose : int or bool, default=0
+        An integer >= 0 (True counts as 1). If > 0, print progress to standard error: which bit (multiclass) and stage
         runs, a line per kernel matrix, and the total time after the refit.
     {shared: solver tol fit_intercept n_jobs}
         These four reach the refit as given; ``fit_intercept`` also reaches the
@@ -323,11 +333,25 @@ class _LSSVMCVBase(BaseEstimator):
         """The parameters of :class:`lssvm._base.LSSVMBase` that the refit takes as given."""
         return {name: getattr(self, name) for name in SHARED_REFIT_PARAMS}
 
+    def _check_verbose(self):
+        verbose = int(self.verbose) if isinstance(self.verbose, bool) else self.verbose
+        return check_count(
+            verbose, "verbose", minimum=0,
+            meaning="0: silent, > 0: progress on standard error", owner=self,
+        )  # fmt: skip
+
     def _delegate(self, X):
+        """``best_estimator_``, after checking X's features against this estimator."""
         check_is_fitted(self, "best_estimator_")
+        shape = getattr(X, "shape", None)
+        if (shape is not None and len(shape) == 2) or (
+            isinstance(X, (list, tuple)) and len(X) and isinstance(X[0], (list, tuple))
+        ):  # the delegate explains other shapes ("Reshape your data")
+            validate_data(self, X, reset=False, skip_check_array=True)  # this class
         return self.best_estimator_
 
 
+@shared_parameters(_LSSVMCVBase)
 class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
     """LS-SVM classifier with (gamma, sigma2) tuned by closed-form CV.
 
@@ -343,6 +367,8 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
     Parameters
     ----------
+    {shared: gamma sigma2 kernel degree tau cv search scoring n_refinements n_iter}
+    {shared: random_state strategy verbose solver tol fit_intercept n_jobs}
     coding, decoding, targets
         As in :class:`LSSVMClassifier`; ``random_state`` also seeds the ECOC.
     per_bit : bool, default=True
@@ -419,7 +445,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
         ``sample_weight``: see the class docstring (weighted LS-SVM).
         """
-        self._log = Progress("tune", self.verbose)
+        self._log = Progress("tune", self._check_verbose())
         X_given = X
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
@@ -540,8 +566,27 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         return self._delegate(X).predict_log_proba(X)
 
 
+@shared_parameters(_LSSVMCVBase)
 class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
     """LS-SVM regression with (gamma, sigma2) tuned by closed-form CV (MSE by default).
+
+    ``predict(X, return_std=True)`` gives the Gaussian-process error bars of the
+    refit :class:`LSSVMRegressor`, in the units of y (see there).
+
+    Parameters
+    ----------
+    {shared: gamma sigma2 kernel degree tau cv search scoring n_refinements n_iter}
+    {shared: random_state strategy verbose solver tol fit_intercept n_jobs}
+
+    Attributes
+    ----------
+    best_params_ : dict
+        ``{"gamma", "sigma2"}`` (no sigma2 for the linear and polynomial kernels).
+    best_score_ : float
+        Mean CV score of the best point.
+    best_estimator_ : LSSVMRegressor
+        Refit on all the data; ``noise_variance_`` and ``signal_variance_`` are its.
+    cv_results_ : dict
 
     Examples
     --------
@@ -569,7 +614,7 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
         fits them with one factorisation. ``sample_weight``: see the class
         docstring (weighted LS-SVM).
         """
-        self._log = Progress("tune", self.verbose)
+        self._log = Progress("tune", self._check_verbose())
         X_given = X
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
@@ -583,5 +628,10 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
         self._refit(X_given, y_all, sample_weight)
         return self
 
-    def predict(self, X):
-        return self._delegate(X).predict(X)
+    def predict(self, X, return_std=False):
+        """Predict with ``best_estimator_``; ``return_std``: its GP error bars.
+
+        See :meth:`lssvm.LSSVMRegressor.predict`: the standard deviation is in the
+        units of y, and a new observation adds ``best_estimator_.noise_variance_``.
+        """
+        return self._delegate(X).predict(X, return_std=return_std)

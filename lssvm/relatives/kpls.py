@@ -36,8 +36,9 @@ from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_positive
+from .._validation import check_finite_output, check_not_precomputed, check_positive
 from ..kernels import make_kernel
+from ..linalg.memory import check_dense_memory
 
 __all__ = ["KernelPLSRegression"]
 
@@ -108,6 +109,7 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
                 f"got max_iter={m!r}."
             )
         check_positive(self.tol, "tol", meaning="NIPALS tolerance", owner=self)
+        check_not_precomputed(self.kernel, owner=self)
         return make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
@@ -124,7 +126,11 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
                 f"is centred); got n_samples={X.shape[0]}."
             )
         Y = y.reshape(len(y), -1)
-        K = kernel(X)
+        check_dense_memory(  # K, its centred copy and NIPALS products
+            X.shape[0], n_matrices=2, what=f"{type(self).__name__} (the centred N x N "
+            "kernel matrix)", alternative="fit on a subsample", owner=self,
+        )  # fmt: skip
+        K = check_finite_output(kernel(X), kernel, owner=self)
         self.k_mean_ = K.mean(axis=0)  # column means of K, for centring k(x)
         self.k_grand_mean_ = float(self.k_mean_.mean())
         Kc = K - self.k_mean_[:, None] - self.k_mean_[None, :] + self.k_grand_mean_
@@ -193,7 +199,7 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
         """k_c(x) for the rows of X: the kernel vectors centred with training means."""
         check_is_fitted(self, "dual_coef_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        Kt = self.kernel_(X, self.X_fit_)
+        Kt = check_finite_output(self.kernel_(X, self.X_fit_), self.kernel_, owner=self)
         return Kt - Kt.mean(axis=1)[:, None] - self.k_mean_ + self.k_grand_mean_
 
     def predict(self, X):

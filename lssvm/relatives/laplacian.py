@@ -49,9 +49,10 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_count, check_positive
+from .._validation import check_count, check_finite_output, check_positive
 from ..classifier import LSSVMClassifier
 from ..kernels import make_kernel
+from ..linalg.memory import check_dense_memory
 
 __all__ = [
     "LapRLSClassifier",
@@ -140,6 +141,11 @@ def deformed_kernel_factor(K, M):
 class _LaplacianBase(ClassifierMixin, BaseEstimator):
     """Shared fit: the graph, the deformed kernel on the labelled points."""
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # two classes (and unlabelled -1)
+        return tags
+
     def __init__(
         self, *, gamma_A=1e-2, gamma_I=1.0, kernel="rbf", sigma2=1.0, degree=3,
         tau=1.0, n_neighbors=6, weights="connectivity", graph_sigma2=1.0,
@@ -188,7 +194,7 @@ class _LaplacianBase(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} needs exactly 2 classes among the labelled "
                 f"points (label -1 marks unlabelled points); got {len(classes)}: "
-                f"{classes.tolist()}."
+                f"{classes.tolist()}. Only binary classification is supported."
             )
         n, l = len(y), int(labelled.sum())
         L, _ = graph_laplacian(
@@ -196,8 +202,13 @@ class _LaplacianBase(ClassifierMixin, BaseEstimator):
             graph_sigma2=self.graph_sigma2, normalized=self.normalized, owner=self,
         )  # fmt: skip
         # M = gamma_I / (gamma_A (l + u)^2) L^p: the graph part of the deformed norm
+        check_dense_memory(  # K, L^p, M and the factor G: about 4 n x n matrices
+            n, n_matrices=4, what=f"{type(self).__name__} (the n x n kernel and "
+            "graph matrices of all points)", alternative="use fewer unlabelled "
+            "points", owner=self,
+        )  # fmt: skip
         M = gamma_I / (gamma_A * n**2) * np.linalg.matrix_power(L, p)
-        K = kernel(X)  # (n, n), all points
+        K = check_finite_output(kernel(X), kernel, owner=self)  # (n, n), all points
         G = deformed_kernel_factor(K, M)
         K_lab = K[:, labelled]  # k_z for the labelled z, (n, l)
         self.G_lab_ = G @ K_lab  # (n, l): k~(x, z_lab) = k(x, z_lab) - k_x^T G_lab
@@ -219,11 +230,12 @@ class _LaplacianBase(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """f(x) = sum_i beta_i k~(x, x_i) + b over the labelled x_i (> 0: classes_[1])."""
+        check_is_fitted(self, "model_")
         return self.model_.decision_function(self.deformed_kernel(X))
 
     def predict(self, X):
         """The class of the sign of the decision value."""
-        check_is_fitted(self, "G_lab_")
+        check_is_fitted(self, "model_")
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 

@@ -38,8 +38,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_classes, check_positive
+from .._base import positive_weight_rows
+from .._validation import (
+    check_classes,
+    check_finite_output,
+    check_not_precomputed,
+    check_positive,
+)
 from ..kernels import Linear, make_kernel
+from ..linalg.memory import check_dense_memory
 from ..linalg.solvers import solve_bordered_kkt
 
 __all__ = ["PSVMClassifier", "METHODS"]
@@ -116,6 +123,7 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
         check_positive(
             self.gamma, "gamma", meaning="weight of the squared errors", owner=self
         )
+        check_not_precomputed(self.kernel, owner=self)
         kernel = make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
@@ -135,31 +143,51 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
             method = "primal" if linear and n_features < n_samples else "dual"
         return kernel, method
 
-    def fit(self, X, y):
-        """Solve the primal or the dual system for every one-versus-rest column."""
+    def fit(self, X, y, sample_weight=None):
+        """Solve the primal or the dual system for every one-versus-rest column.
+
+        ``sample_weight`` w: weighted least squares, the cost gamma/2 sum_k w_k e_k^2
+        (primal: E^T W E + I/gamma; dual: 1/(gamma w_k) on the diagonal). Integer
+        weights give the model of repeated rows; rows of weight 0 are left out, and
+        every class needs a row of positive weight.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         check_classes(self.classes_.tolist(), owner=self)
+        keep, w = positive_weight_rows(
+            sample_weight, X, y, owner=self, classes=self.classes_
+        )
+        if keep is not None:
+            X, y_index = X[keep], y_index[keep]
         kernel, method = self._check_params(*X.shape)
         Y = one_vs_rest_codes(y_index, len(self.classes_))  # (N, m), m = 1 or k
         gamma = float(self.gamma)
         if method == "primal":
             N, n = X.shape
-            G = np.empty((n + 1, n + 1))  # E^T E with E = [X, 1]: one pass, O(N n^2)
-            G[:n, :n] = X.T @ X
-            G[n, :n] = G[:n, n] = X.sum(axis=0)
-            G[n, n] = N
-            rhs = np.vstack([X.T @ Y, Y.sum(axis=0)])  # E^T y
+            root = np.ones(N) if w is None else np.sqrt(w)  # W^{1/2} E = [r X, r]
+            Xr = X * root[:, None]
+            G = np.empty((n + 1, n + 1))  # E^T W E with E = [X, 1]: one pass, O(N n^2)
+            G[:n, :n] = Xr.T @ Xr
+            G[n, :n] = G[:n, n] = Xr.T @ root
+            G[n, n] = root @ root
+            Yr = Y * root[:, None]
+            rhs = np.vstack([Xr.T @ Yr, root @ Yr])  # E^T W y
             # (E^T E + I/gamma) [w; b] = E^T y  [C8 8.4.49]: no border
             theta = solve_bordered_kkt(G, gamma, None, rhs, overwrite=True).alpha
             coef, intercept = theta[:n].T, theta[n]
             beta = None
         else:
-            K = kernel(X)
+            check_dense_memory(  # K + 1 1^T, factored in place
+                X.shape[0], what=f"{type(self).__name__} (dual: the N x N kernel "
+                "matrix)", alternative="use kernel='linear' with method='primal'",
+                owner=self,
+            )  # fmt: skip
+            K = check_finite_output(kernel(X), kernel, owner=self)
             K += 1.0  # the kernel K(x, z) + 1: the bias is penalised with w
             # (K + 1 1^T + I/gamma) beta = y  [C8 8.4.52]: the LS-SVM without border
-            beta = solve_bordered_kkt(K, gamma, None, Y, overwrite=True).alpha
+            gamma_k = gamma if w is None else gamma * w  # 1/(gamma w_k) on the diagonal
+            beta = solve_bordered_kkt(K, gamma_k, None, Y, overwrite=True).alpha
             intercept = beta.sum(axis=0)  # b = sum_k alpha_k y_k
             coef = (X.T @ beta).T if isinstance(kernel, Linear) else None
         binary = Y.shape[1] == 1
@@ -173,7 +201,7 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
             self.dual_coef_ = self.alpha_ = self.support_vectors_ = None
         else:
             self.dual_coef_ = squeeze(beta)
-            self.alpha_ = squeeze(beta * Y)  # alpha_k = beta_k y_k = gamma e_k
+            self.alpha_ = squeeze(beta * Y)  # alpha_k = beta_k y_k = gamma w_k e_k
             self.support_vectors_ = X.copy()
         return self
 
@@ -183,9 +211,11 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "intercept_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         if self.coef_ is not None:
-            return X @ self.coef_.T + self.intercept_
-        K = self.kernel_(X, self.support_vectors_)
-        return K @ self.dual_coef_ + self.intercept_
+            out = X @ self.coef_.T + self.intercept_
+        else:
+            out = self.kernel_(X, self.support_vectors_) @ self.dual_coef_
+            out = out + self.intercept_
+        return check_finite_output(out, self.kernel_, owner=self)
 
     def predict(self, X):
         """Sign of the decision value; more classes: the largest one (one-vs-rest)."""

@@ -37,11 +37,13 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_classes, check_positive
+from .._validation import check_classes, check_not_precomputed, check_positive
 from ..kernels import Linear, make_kernel
+from ..linalg.memory import check_dense_memory
 from ..linalg.solvers import solve_bordered_kkt
 from ..model_selection.closed_form import ClosedFormCV, make_folds
 from .psvm import one_vs_rest_codes
@@ -154,10 +156,29 @@ def rfe(
     -------
     RFEResult
     """
-    X = np.asarray(X, dtype=np.float64)
+    try:  # the checks of LSSVMRFE.fit, for the function
+        X = check_array(X, dtype=np.float64)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y[:, 0]
+        check_consistent_length(X, y)
+        check_classification_targets(y)
+    except ValueError as exc:
+        raise ValueError(f"rfe: {exc}") from None
+    check_not_precomputed(kernel, owner="rfe")
     classes, y_index = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(
+            f"rfe: y must have at least 2 classes; got {len(classes)} class: "
+            f"{classes.tolist()}."
+        )
     Y = one_vs_rest_codes(y_index, len(classes))  # (N, m), +-1
     kern = make_kernel(kernel, sigma2=sigma2, degree=degree, tau=tau)
+    if not isinstance(kern, Linear):  # the N x N kernel matrix and its factor
+        check_dense_memory(
+            X.shape[0], n_matrices=2, what="rfe with a nonlinear kernel",
+            alternative="use kernel='linear' (criterion='weight')", owner="rfe",
+        )  # fmt: skip
     n = X.shape[1]
     criterion = _check(gamma, criterion, step, n_features_to_select, n, kern)
     active = np.arange(n)
@@ -235,6 +256,7 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
         """Rank the inputs and select the subset (leave-one-out or the given size)."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
+        check_not_precomputed(self.kernel, owner=self)
         self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
         try:
@@ -244,7 +266,8 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
                 step=self.step, n_features_to_select=self.n_features_to_select,
             )  # fmt: skip
         except ValueError as exc:
-            raise ValueError(f"{type(self).__name__}: {exc}") from None
+            message = str(exc).removeprefix("rfe: ")
+            raise ValueError(f"{type(self).__name__}: {message}") from None
         self.ranking_ = result.ranking
         self.support_ = np.zeros(X.shape[1], dtype=bool)
         self.support_[result.selected] = True

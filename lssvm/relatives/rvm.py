@@ -69,10 +69,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import (
     check_classes,
     check_count,
+    check_finite_output,
     check_numeric_targets,
     check_positive,
 )
 from ..kernels import Precomputed, make_kernel
+from ..linalg.memory import check_dense_memory
 
 __all__ = ["RVMRegressor", "RVMClassifier", "SOLVERS", "log_evidence"]
 
@@ -431,7 +433,11 @@ class _RVMBase(BaseEstimator):
 
     def _design(self, X, Z):
         """Phi = [1, K(X, Z)] with the bias column, else K(X, Z) [C8 8.7.10]."""
-        K = self.kernel_(X, Z)
+        check_dense_memory(  # Phi (N x N+1), Phi^T Phi and the posterior covariance
+            len(X), n_matrices=3, what=f"{type(self).__name__} (the N x N design "
+            "matrix and its products)", alternative="fit on a subsample", owner=self,
+        )  # fmt: skip
+        K = check_finite_output(self.kernel_(X, Z), self.kernel_, owner=self)
         if self.fit_intercept:
             return np.column_stack([np.ones(len(X)), K])
         return K
@@ -505,7 +511,9 @@ class RVMRegressor(RegressorMixin, _RVMBase):
         the noise has settled (relative change below 1e-5); "em": stop when no
         log(alpha_i) moves by more than tol. sigma^2 is kept >= 1e-6 var(t).
     alpha_max : float, default=1e9
-        "em" only: a basis function with alpha_i above this is pruned.
+        "em" only: a basis function with alpha_i above this is pruned. alpha is
+        compared on targets scaled to unit root mean square (the fit works on
+        y / rms(y) and scales back), so the fit is equivariant under y -> c y.
 
     Attributes
     ----------
@@ -555,22 +563,30 @@ class RVMRegressor(RegressorMixin, _RVMBase):
                 f"RVMRegressor needs at least 2 samples; got n_samples={len(y)}."
             )
         self.kernel_ = self._check_common()
+        # Scale equivariance: fit t / s with s the RMS of y (the floors and guards of
+        # the solvers are relative to var(t) or absolute: y * 1e-10 collapsed), then
+        # scale back: weights s, covariance and noise s^2, alpha 1/s^2.
+        s = float(np.sqrt(np.mean(y * y)))
+        s = s if s > 0.0 and np.isfinite(s) else 1.0
+        t = y / s
         if self.noise_variance is None:
-            noise0 = 0.1 * max(float(np.var(y)), 1e-12)
+            noise0 = 0.1 * max(float(np.var(t)), 1e-12)
         else:
             noise0 = check_positive(
                 self.noise_variance, "noise_variance",
                 meaning="initial noise variance", owner=self,
-            )  # fmt: skip
-        Phi = self._design(X, X)
+            ) / s**2  # fmt: skip
+        Phi = self._design(X, X)  # checked: memory, finite (polynomial overflow)
         timer = _clock()
         if self.solver == "fast":
-            out = _fast_regression(Phi, y, noise0, bool(self.fit_noise), self.max_iter,
+            out = _fast_regression(Phi, t, noise0, bool(self.fit_noise), self.max_iter,
                                    self.tol, timer)  # fmt: skip
         else:
-            out = _em_regression(Phi, y, noise0, bool(self.fit_noise), self.max_iter,
+            out = _em_regression(Phi, t, noise0, bool(self.fit_noise), self.max_iter,
                                  self.tol, self.alpha_max, timer)  # fmt: skip
         idx, alpha, mu, Sigma, noise, history, times, converged, n_iter = out
+        alpha, mu, Sigma, noise = alpha / s**2, mu * s, Sigma * s**2, noise * s**2
+        history = np.asarray(history) - len(y) * np.log(s)  # log p(y) = log p(t) - N log s
         self.noise_variance_ = float(noise)
         self._store(X, idx, alpha, mu, Sigma, history, times, converged, n_iter)
         if not converged:
@@ -585,7 +601,7 @@ class RVMRegressor(RegressorMixin, _RVMBase):
         r"""Predictive mean Phi(x) mu; with ``return_std`` also the predictive
         standard deviation sqrt(sigma^2 + phi(x)^T Sigma phi(x)) (Tipping 2001)."""
         F = self._features(X)
-        mean = F @ self.weights_
+        mean = check_finite_output(F @ self.weights_, self.kernel_, owner=self)
         if not return_std:
             return mean
         var = self.noise_variance_ + np.sum((F @ self.covariance_) * F, axis=1)
@@ -624,6 +640,11 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
         Laplace steps whose Newton iteration stopped at ``irls_max_iter``.
     """
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # two classes only
+        return tags
+
     def __init__(
         self, *, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, fit_intercept=True,
         solver="fast", max_iter=1000, tol=1e-6, alpha_max=1e9, irls_max_iter=50,
@@ -650,7 +671,7 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
         if len(self.classes_) != 2:
             raise ValueError(
                 f"RVMClassifier handles two classes; got {len(self.classes_)} classes: "
-                f"{self.classes_.tolist()}."
+                f"{self.classes_.tolist()}. Only binary classification is supported."
             )
         self.kernel_ = self._check_common()
         check_count(self.irls_max_iter, "irls_max_iter", minimum=1, owner=self)
@@ -680,7 +701,8 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
 
     def decision_function(self, X):
         """phi(x)^T w_MP (> 0: classes_[1])."""
-        return self._features(X) @ self.weights_
+        out = self._features(X) @ self.weights_
+        return check_finite_output(out, self.kernel_, owner=self)
 
     def predict_proba(self, X):
         """[1 - p, p] with p = sigmoid(phi(x)^T w_MP) (Tipping 2001)."""
@@ -688,4 +710,6 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        """classes_[1] where phi(x)^T w_MP > 0, else classes_[0]."""
+        positive = self.decision_function(X) > 0  # checks that the model is fitted
+        return self.classes_[positive.astype(int)]

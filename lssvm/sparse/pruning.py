@@ -591,7 +591,7 @@ def _report(path, log):
 def _new_factor_path(template, X, update):
     if update == "refit" or template.solver == "cg":
         return None
-    kernel = template._check_params()
+    kernel = template._check_params(X)
     return _FactorPath(kernel, X, float(template.gamma))
 
 
