@@ -240,7 +240,7 @@ default="rbf"
         Fit the bias term b (the border of [S 3.24]). False fits the model without
         bias, sum_k alpha_k K(x, x_k), by (Omega + I/gamma) alpha = d, [S 3.62]:
         the regularization network [S 3.50] and the Gaussian-process mean [S 3.63].
-        Then b_ = 0 and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
+        Then ``b_ = 0`` and the constraint sum_k alpha_k = 0 [S 3.31] no longer holds.
     n_jobs : int or None, default=None
         Threads of the matrix-free kernel products of ``solver="cg"``
         (:class:`lssvm.linalg.operators.KernelOperator`); the result does not depend on

@@ -67,7 +67,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         scales the unit-prior latent standard deviation [S 3.60] by sqrt(s2).
     noise_variance_ : float or ndarray of shape (n_outputs,)
         s2 / gamma, the variance of the noise e in units of y^2. The 95% interval
-        for a new observation is mean +- 1.96 sqrt(std**2 + noise_variance_).
+        for a new observation is ``mean +- 1.96 sqrt(std**2 + noise_variance_)``.
     n_features_in_ : int
 
     Notes
@@ -107,7 +107,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     >>> std.round(2).tolist()
     [0.05, 0.29]
 
-    A 95% interval for a new observation: mean +- 1.96 sqrt(std**2 + noise_variance_).
+    A 95% interval for a new observation: ``mean +- 1.96 sqrt(std**2 + noise_variance_)``.
     """
 
     def __sklearn_tags__(self):
@@ -186,8 +186,8 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
             ``signal_variance_``). With the bias, b has a flat prior and its
             uncertainty is included. It does NOT include the noise: a new
             observation y(x) has standard deviation
-            sqrt(std**2 + noise_variance_), and the 95% interval for it is
-            mean +- 1.96 sqrt(std**2 + noise_variance_). The first call factors
+            ``sqrt(std**2 + noise_variance_)``, and the 95% interval for it is
+            ``mean +- 1.96 sqrt(std**2 + noise_variance_)``. The first call factors
             K + I/gamma (O(N^3) time, 8 N^2 bytes, whatever the ``solver``) and
             keeps the factor for later calls; fitting again drops it.
 
