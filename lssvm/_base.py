@@ -10,6 +10,8 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 
 from __future__ import annotations
 
+import inspect
+
 import warnings
 
 import numpy as np
@@ -168,6 +170,14 @@ class NamedParameters:
     class constructed and lists its parameters. The ``__init__`` signature, which
     scikit-learn's ``get_params`` reads, is unchanged.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        # inspect.signature(cls) must read __init__, not the generic __new__ below
+        # (Python before 3.11.5 prefers __new__): scikit-learn's checks build
+        # estimators from it. Each subclass gets its own __init__'s signature.
+        super().__init_subclass__(**kwargs)
+        init = inspect.signature(cls.__init__)
+        cls.__signature__ = init.replace(parameters=list(init.parameters.values())[1:])
 
     def __new__(cls, *args, **kwargs):
         names = cls._get_param_names()
