@@ -1,4 +1,4 @@
-"""Shared checks and messages (style guide, section 7).
+"""Shared checks and messages: one wording for every estimator.
 
 A message says what is wrong, for which parameter and owner, what is allowed and what
 was received. Checks run once, at the public boundary.
@@ -147,7 +147,7 @@ def check_finite_output(values, kernel, *, owner=None):
 
     A kernel can overflow at predict time for inputs far larger than the training
     data (the polynomial (x^T z + tau)^d at norms near 1e100); never return NaN
-    without a message (style guide, section 7).
+    without a message: a silent NaN is the worst answer an estimator can give.
     """
     bad = ~np.isfinite(values)
     if not bad.any():

@@ -1,4 +1,4 @@
-"""Shared seeded fixtures (STYLE.md section 8): small data, N <= 200."""
+"""Shared seeded fixtures: small data (N <= 200), seeded generators, so tests are fast and exact."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ def test_works_in_pipeline_and_grid_search(estimator_cls, data):
     assert search.predict(X).shape == (40,)
 
 
-# -- validation messages (STYLE.md section 7) ------------------------------------------
+# -- validation messages: owner, parameter, what is allowed, what was received -----------
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,16 @@ def test_license_and_citation_exist():
 
 
 def test_no_file_points_outside_the_repository():
-    """Facts are stated where they are used, never by a path into ../shared."""
+    """Facts are stated where they are used, never by a path to the team's shared folder.
+
+    The folder beside the repository (writing rules, tooling notes, reviews, papers) is
+    not part of what users get; the patterns are built so this file does not match.
+    """
+    shared = "sha" + "red"
+    pattern = re.compile(
+        rf"\.\./{shared}|{shared}/(reviews|seeds|hooks)|TOOL" + r"ING\.md|STY" + r"LE\.md"
+        + r"|" + "style" + r" guide"
+    )
     found = []
     for path in ROOT.rglob("*"):
         if any(p in path.parts for p in (".git", ".venv", "_build", "node_modules")):
@@ -41,6 +50,6 @@ def test_no_file_points_outside_the_repository():
                 text = path.read_text(encoding="utf-8")
             except (UnicodeDecodeError, OSError):
                 continue
-            if re.search(r"TOOLING\.md|\.\./shared|shared/reviews|shared/seeds", text):
+            if pattern.search(text):
                 found.append(str(path.relative_to(ROOT)))
-    assert found == ["tests/test_release.py"], found  # this test names the pattern
+    assert found == [], found

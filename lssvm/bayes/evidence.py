@@ -160,7 +160,7 @@ class Level2Result:
 
     @property
     def n_eff_params(self) -> float:
-        """gamma_eff under the style guide's name."""
+        """gamma_eff under the package's name for it (``n_eff_params``, apart from ``gamma``)."""
         return self.gamma_eff
 
 
