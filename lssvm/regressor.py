@@ -236,11 +236,3 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
             )  # fmt: skip
         mean = check_finite_output(mean + self.b_, self.kernel_, owner=self)
         return mean, var
-
-    def _unit_std(self, X):
-        """Latent standard deviation for the unit prior K (amplitude 1), [S 3.60].
-
-        The scale of the Bayesian framework (std**2 / mu with the evidence's mu),
-        used by :func:`lssvm.bayes.class_probability`.
-        """
-        return np.sqrt(self._mean_unit_var(X)[1])

@@ -621,7 +621,7 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     X = result.model._check_input(X)  # fitted, features and their names checked
     reg = LSSVMRegressor(gamma=result.gamma, sigma2=result.sigma2)
     reg.fit(result.model.support_vectors_, t)
-    m = reg.predict(X)
-    std = reg._unit_std(X)  # unit prior: the scale of mu, not y's amplitude
+    m, std = reg.predict(X, return_std=True)  # one pass over the kernel blocks
+    std = std / np.sqrt(reg.signal_variance_)  # unit prior: the scale of mu, not y's
     # z | y ~ N(y, 1/zeta + std^2/mu), Bayes' rule: lssvm.probability
     return moderated_output(m, std**2, result.mu, result.zeta, pi)
