@@ -107,3 +107,29 @@ def test_an_erratum_row_needs_its_correction():
     assert row.verdict == "erratum in source"
     assert summary[0] == ["regression", "0", "0", "1", "0", "0"]
     assert open_items == [["regression", "[S 3.47]", "erratum in source", "sign slip"]]
+
+
+def test_single_draw_source_uses_the_predictive_standard_error():
+    from lssvm.reporting.ledger import Ledger
+
+    ledger = Ledger("x")
+    # s = 1 over k = 4 draws: ours_se = 0.5, predictive SE = sqrt(1 + 1/4) = 1.118
+    row = ledger.compare("a", 80.0, 82.0, ours_se=0.5, single_draw=4)
+    assert abs(row.n_se - 2.0 / 1.118034) < 1e-5
+    assert row.verdict == "reproduced" and "predictive" in row.rule
+    row = ledger.compare("b", 80.0, 82.5, ours_se=0.5, single_draw=4, cause="unexplained")
+    assert row.verdict == "not reproduced"
+    with pytest.raises(ValueError, match="single_draw"):
+        ledger.compare("c", 80.0, 82.0, source_se=1.0, ours_se=0.5, single_draw=4)
+
+
+def test_an_entry_owned_by_another_chapter_is_shown_but_not_counted():
+    from lssvm.reporting.ledger import Ledger
+
+    ledger = Ledger("benchmarks")
+    ledger.compare("a", 1.0, 1.0)
+    row = ledger.refer("b", "1.0", "2.0", "multiclass")
+    assert row.verdict == "see multiclass" and row.owner == "multiclass"
+    assert sum(ledger.counts().values()) == 1
+    with pytest.raises(ValueError, match="owner"):
+        ledger.refer("c", "1", "1", "benchmarks")

@@ -52,7 +52,7 @@ def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
     """
     summary, open_items = [], []
     for ledger in ledgers:
-        rows = ledger["rows"]
+        rows = [r for r in ledger["rows"] if not r.get("owner")]  # one owner per entry
         summary.append(
             [ledger["chapter"], *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS]]
         )

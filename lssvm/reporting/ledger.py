@@ -113,6 +113,7 @@ class LedgerRow:
     verdict: str
     rule: str  # the rule the verdict follows
     cause: str  # the cause of a difference, "unexplained", or ""
+    owner: str | None = None  # the chapter that counts this entry, when not this one
 
 
 def _fmt(value: float, digits: int) -> str:
@@ -151,11 +152,17 @@ class Ledger:
         qualitative: bool = False,
         cause: str | None = None,
         unit: str = "",
+        single_draw: int | None = None,
     ) -> LedgerRow:
         """A numerical item: its verdict follows a rule.
 
         - with ``source_se`` and ``ours_se``: reproduced within ``k_se`` standard
           errors of the difference;
+        - with ``single_draw=k`` and ``ours_se`` (the SE of our mean over ``k``
+          draws, ``s/sqrt(k)``): the source value is one draw (one split, one seed)
+          of the same experiment, so the difference has the predictive standard
+          error ``s * sqrt(1 + 1/k) = ours_se * sqrt(k + 1)``; reproduced within
+          ``k_se`` of those (``source_se`` must then be left out);
         - else with ``tol``: reproduced within ``+-tol`` (say why in ``cause``);
         - else: reproduced to the printed digits, ``round(ours, digits) == source``.
 
@@ -166,7 +173,19 @@ class Ledger:
         source, ours = float(source), float(ours)
         diff = ours - source
         n_se = None
-        if source_se is not None and ours_se is not None:
+        if single_draw is not None:
+            k = int(single_draw)
+            if k < 2 or ours_se is None or source_se is not None:
+                raise ValueError(
+                    "single_draw=k needs k >= 2 draws of ours, ours_se (the SE of our "
+                    f"mean) and no source_se; got single_draw={single_draw!r}, "
+                    f"ours_se={ours_se!r}, source_se={source_se!r}."
+                )
+            se = float(ours_se) * math.sqrt(k + 1)  # s * sqrt(1 + 1/k)
+            n_se = abs(diff) / se if se > 0 else math.inf * (diff != 0)
+            held = n_se <= self.k_se
+            rule = f"within {self.k_se:g} predictive SE (single-draw source)"
+        elif source_se is not None and ours_se is not None:
             se = math.hypot(float(source_se), float(ours_se))
             n_se = abs(diff) / se if se > 0 else math.inf * (diff != 0)
             held = n_se <= self.k_se
@@ -215,6 +234,26 @@ class Ledger:
         """An item of the source we did not attempt (say why: data offline, ...)."""
         return self.claim(item, source, "–", "not attempted", cause)
 
+    def refer(self, item: str, source: str, ours: str, owner: str, note: str = "") -> LedgerRow:
+        """An entry that another chapter owns: shown here, counted and judged there.
+
+        Every source entry has one owner and one verdict. A chapter that shows an
+        entry owned by ``owner`` (a chapter's document name, "multiclass") lists it
+        with "see <owner>" instead of a verdict of its own; :meth:`counts` and the
+        landing page skip it.
+        """
+        if not owner or owner == self.chapter:
+            raise ValueError(f"owner must name another chapter; got {owner!r}.")
+        row = LedgerRow(
+            item, source, ours, "", None, f"see {owner}", "owned elsewhere", note, owner
+        )
+        self.rows.append(row)
+        return row
+
+    def owned_rows(self) -> list[LedgerRow]:
+        """The rows this chapter counts (not those referred to another chapter)."""
+        return [r for r in self.rows if r.owner is None]
+
     @staticmethod
     def _cause(verdict: str, cause: str | None) -> str:
         if verdict != "reproduced" and not cause:
@@ -226,7 +265,7 @@ class Ledger:
     # output ----------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        return {v: sum(r.verdict == v for r in self.rows) for v in VERDICTS}
+        return {v: sum(r.verdict == v for r in self.owned_rows()) for v in VERDICTS}
 
     def frame(self):
         import pandas as pd
@@ -300,7 +339,7 @@ def _verdict_text(row: LedgerRow) -> str:
     "not reproduced (rule: within 2 SE; failed)", "reproduced (rule: to the printed
     digits; held)"; a stated verdict (a claim) has no rule to show.
     """
-    if row.rule == "stated":
+    if row.rule in ("stated", "owned elsewhere"):
         return row.verdict
     outcome = "held" if row.verdict == "reproduced" else "failed"
     return f"{row.verdict} (rule: {row.rule}; {outcome})"
