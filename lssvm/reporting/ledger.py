@@ -153,6 +153,8 @@ class Ledger:
         cause: str | None = None,
         unit: str = "",
         single_draw: int | None = None,
+        k_se: float | None = None,
+        rule_note: str = "",
     ) -> LedgerRow:
         """A numerical item: its verdict follows a rule.
 
@@ -163,6 +165,9 @@ class Ledger:
           of the same experiment, so the difference has the predictive standard
           error ``s * sqrt(1 + 1/k) = ours_se * sqrt(k + 1)``; reproduced within
           ``k_se`` of those (``source_se`` must then be left out);
+        - ``k_se`` overrides the ledger's threshold for this row (a multiplicity
+          correction such as Holm's gives each row its own), and ``rule_note`` is
+          appended to the rule ("Holm over 387 entries");
         - else with ``tol``: reproduced within ``+-tol`` (say why in ``cause``);
         - else: reproduced to the printed digits, ``round(ours, digits) == source``.
 
@@ -173,29 +178,32 @@ class Ledger:
         source, ours = float(source), float(ours)
         diff = ours - source
         n_se = None
+        k = self.k_se if k_se is None else float(k_se)
         if single_draw is not None:
-            k = int(single_draw)
-            if k < 2 or ours_se is None or source_se is not None:
+            draws = int(single_draw)
+            if draws < 2 or ours_se is None or source_se is not None:
                 raise ValueError(
                     "single_draw=k needs k >= 2 draws of ours, ours_se (the SE of our "
                     f"mean) and no source_se; got single_draw={single_draw!r}, "
                     f"ours_se={ours_se!r}, source_se={source_se!r}."
                 )
-            se = float(ours_se) * math.sqrt(k + 1)  # s * sqrt(1 + 1/k)
+            se = float(ours_se) * math.sqrt(draws + 1)  # s * sqrt(1 + 1/k)
             n_se = abs(diff) / se if se > 0 else math.inf * (diff != 0)
-            held = n_se <= self.k_se
-            rule = f"within {self.k_se:g} predictive SE (single-draw source)"
+            held = n_se <= k
+            rule = f"within {k:g} predictive SE (single-draw source)"
         elif source_se is not None and ours_se is not None:
             se = math.hypot(float(source_se), float(ours_se))
             n_se = abs(diff) / se if se > 0 else math.inf * (diff != 0)
-            held = n_se <= self.k_se
-            rule = f"within {self.k_se:g} SE"
+            held = n_se <= k
+            rule = f"within {k:g} SE"
         elif tol is not None:
             held = abs(diff) <= tol
             rule = f"within ±{tol:g}{unit}"
         else:
             held = round(ours, digits) == round(source, digits)
             rule = "to the printed digits"
+        if rule_note:
+            rule = f"{rule}, {rule_note}"
         if held:
             verdict = "reproduced"
         elif qualitative:
