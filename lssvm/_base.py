@@ -51,6 +51,11 @@ def _is_dask(a) -> bool:
     return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
 
 
+def _owner_name(owner) -> str:
+    """The name errors give: an estimator's class name, or a function's name."""
+    return owner if isinstance(owner, str) else type(owner).__name__
+
+
 def check_sample_weight(sample_weight, X, *, owner):
     """``sample_weight`` as a float array (None stays None), checked: >= 0, finite.
 
@@ -65,10 +70,10 @@ def check_sample_weight(sample_weight, X, *, owner):
             sample_weight, X, dtype=np.float64, ensure_non_negative=True
         )
     except ValueError as exc:
-        raise ValueError(f"{type(owner).__name__}: sample_weight: {exc}") from None
+        raise ValueError(f"{_owner_name(owner)}: sample_weight: {exc}") from None
     if not np.any(w > 0):
         raise ValueError(
-            f"{type(owner).__name__}: sample_weight must have at least one positive "
+            f"{_owner_name(owner)}: sample_weight must have at least one positive "
             f"entry; got {X.shape[0]} zero weights."
         )
     return w
@@ -93,7 +98,7 @@ def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
         missing = [c for c in classes if not np.any(kept_labels == c)]
         if missing:
             raise ValueError(
-                f"{type(owner).__name__}: sample_weight is 0 for every sample of "
+                f"{_owner_name(owner)}: sample_weight is 0 for every sample of "
                 f"class(es) {missing}; each of the classes {classes} "
                 "needs a sample of positive weight (drop the class from y instead)."
             )

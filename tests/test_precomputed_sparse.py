@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_iris
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lssvm import (
     LSSVMClassifier,
@@ -177,3 +178,31 @@ def test_callable_kernel_returning_sparse_is_densified():
     dense = LSSVMRegressor(kernel=lambda A, B: A @ B.T).fit(X, y)
     sparse = LSSVMRegressor(kernel=lambda A, B: sps.csr_matrix(A @ B.T)).fit(X, y)
     np.testing.assert_allclose(sparse.predict(X), dense.predict(X), rtol=1e-12)
+
+
+# -- scikit-learn's checks with kernel="precomputed" -------------------------------------
+# Three checks feed a "Gram" matrix that is not one: X shifted to be positive, X cast
+# to integers, or random rows trimmed by zero weights. None of them is symmetric
+# positive semi-definite, and the estimators refuse such input with a clear error
+# (NotPositiveDefiniteError, or the symmetry check naming the largest gap) instead of
+# the error the check expects. The failures are declared, with that reason, so that
+# every other check runs on the precomputed configuration.
+PRECOMPUTED_XFAIL = {
+    "check_positive_only_tag_during_fit": "the check's shifted X is not a positive "
+    "semi-definite Gram matrix; the fit refuses it (NotPositiveDefiniteError)",
+    "check_estimators_dtypes": "the check's integer-cast X is not a positive "
+    "semi-definite Gram matrix; the fit refuses it (NotPositiveDefiniteError)",
+    "check_classifiers_one_label_sample_weights": "the check's X is not a symmetric "
+    "Gram matrix; the symmetry error comes before the one-class error it looks for",
+}
+
+
+@parametrize_with_checks(
+    [LSSVMClassifier(kernel="precomputed"), LSSVMRegressor(kernel="precomputed")],
+    expected_failed_checks=lambda est: {
+        k: v for k, v in PRECOMPUTED_XFAIL.items()
+        if not (k.startswith("check_classifiers") and isinstance(est, LSSVMRegressor))
+    },
+)
+def test_sklearn_checks_with_precomputed_kernel(estimator, check):
+    check(estimator)

@@ -14,7 +14,17 @@ from lssvm.relatives import LSSVMRFE, rfe
 from lssvm.relatives.rfe import _criterion
 
 
-@parametrize_with_checks([LSSVMRFE()])
+# With n_features_to_select=None the subset is picked by the leave-one-out error, which
+# leaves a weighted row out whole and one copy of a repeated row: the fit and the
+# ranking are equivalent (test below), the picked subset may differ.
+RFE_XFAIL = {
+    f"check_sample_weight_equivalence_on_{kind}_data": "the leave-one-out error that "
+    "picks the subset leaves a weighted row out whole, a repeated row one copy at a time"
+    for kind in ("dense", "sparse")
+}
+
+
+@parametrize_with_checks([LSSVMRFE()], expected_failed_checks=lambda est: RFE_XFAIL)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -140,3 +150,33 @@ def test_memory_guard_for_nonlinear_kernels(monkeypatch):
     monkeypatch.setattr(memory, "available_memory", lambda: 1000)
     with pytest.raises(ValueError, match="rfe with a nonlinear kernel"):
         LSSVMRFE(kernel="rbf").fit(X, y)
+
+
+# -- sample weights: the weighted LS-SVM inside the elimination -------------------------
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_integer_weights_equal_repeated_rows_in_the_ranking(rng, kernel):
+    X = rng.standard_normal((40, 5))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.standard_normal(40) > 0, 1, 0)
+    w = rng.integers(0, 3, 40).astype(float)
+    w[:2] = [1.0, 1.0]  # both classes keep a row
+    rep = np.repeat(np.arange(40), w.astype(int))
+    a = rfe(X, y, kernel=kernel, sample_weight=w, n_features_to_select=2)
+    b = rfe(X[rep], y[rep], kernel=kernel, n_features_to_select=2)
+    np.testing.assert_array_equal(a.ranking, b.ranking)
+    for ca, cb in zip(a.criteria[:-1], b.criteria[:-1]):  # the last is NaN (1 input)
+        np.testing.assert_allclose(ca, cb, rtol=1e-8, atol=1e-12)
+
+
+def test_weights_reach_the_estimator_and_are_checked(rng):
+    X = rng.standard_normal((30, 4))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    w = np.ones(30)
+    plain = LSSVMRFE().fit(X, y)
+    weighted = LSSVMRFE().fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(plain.ranking_, weighted.ranking_)
+    with pytest.raises(ValueError, match="LSSVMRFE: sample_weight"):
+        LSSVMRFE().fit(X, y, sample_weight=-w)
+    with pytest.raises(ValueError, match=r"rfe: sample_weight is 0 for every sample"):
+        rfe(X, y, sample_weight=np.where(y == 1, 0.0, 1.0))

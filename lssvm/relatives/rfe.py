@@ -41,6 +41,7 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._base import positive_weight_rows
 from .._validation import check_classes, check_not_precomputed, check_positive
 from ..kernels import Linear, make_kernel
 from ..linalg.memory import check_dense_memory
@@ -94,14 +95,21 @@ def _criterion(kernel, X, beta, criterion):
     return out
 
 
-def _loo_error(K, Y, y_index, gamma):
-    """Leave-one-out error rate of the LS-SVM on K, exact, without refitting."""
+def _loo_error(K, Y, y_index, gamma, sample_weight=None):
+    """Leave-one-out error rate of the LS-SVM on K, exact, without refitting.
+
+    With ``sample_weight`` the fit is the weighted LS-SVM (gamma w_k) and the rate is
+    the weighted share of left-out rows misclassified; a weighted row is left out
+    whole (a repeated row leaves out one copy, so the two differ here only).
+    """
     folds = make_folds("loo", None, Y[:, 0], classifier=False)
-    cv = ClosedFormCV(K, Y, folds, strategy="cholesky")
+    cv = ClosedFormCV(K, Y, folds, strategy="cholesky", sample_weight=sample_weight)
     latent = np.vstack(cv.latent(gamma))  # (N, m): f^(-k)(x_k)
     if Y.shape[1] == 1:
-        return float(np.mean((latent[:, 0] > 0) != (Y[:, 0] > 0)))
-    return float(np.mean(np.argmax(latent, axis=1) != y_index))
+        wrong = (latent[:, 0] > 0) != (Y[:, 0] > 0)
+    else:
+        wrong = np.argmax(latent, axis=1) != y_index
+    return float(np.average(wrong, weights=sample_weight))
 
 
 def _check(gamma, criterion, step, n_features_to_select, n_features, kernel):
@@ -134,7 +142,7 @@ def _check(gamma, criterion, step, n_features_to_select, n_features, kernel):
 
 def rfe(
     X, y, *, gamma=1.0, kernel="linear", sigma2=1.0, degree=3, tau=1.0,
-    criterion="auto", step=1, n_features_to_select=None,
+    criterion="auto", step=1, n_features_to_select=None, sample_weight=None,
 ) -> RFEResult:  # fmt: skip
     """SVM-RFE [C8 §8.4.5] with the LS-SVM classifier, down to one input.
 
@@ -151,6 +159,12 @@ def rfe(
         Inputs removed per step.
     n_features_to_select : int or None
         None: keep the subset with the fewest leave-one-out errors.
+    sample_weight : ndarray of shape (n_samples,), optional
+        Non-negative weights: the weighted LS-SVM, gamma w_k for sample k (weight 0
+        leaves the row out). The fit and the ranking criteria equal those of
+        repeated rows for integer weights; the leave-one-out error (which picks the
+        subset when ``n_features_to_select`` is None) leaves a weighted row out
+        whole and is the weighted share of errors.
 
     Returns
     -------
@@ -166,6 +180,11 @@ def rfe(
     except ValueError as exc:
         raise ValueError(f"rfe: {exc}") from None
     check_not_precomputed(kernel, owner="rfe")
+    keep, w = positive_weight_rows(
+        sample_weight, X, y, owner="rfe", classes=np.unique(y)
+    )
+    if keep is not None:
+        X, y = X[keep], y[keep]
     classes, y_index = np.unique(y, return_inverse=True)
     if len(classes) < 2:
         raise ValueError(
@@ -189,10 +208,11 @@ def rfe(
         Xa = X[:, active]
         K = kern(Xa)
         # [S 3.5] in regression form: a = 1_v, d = +-1 codes, beta = alpha * y
-        beta = solve_bordered_kkt(K, gamma, ones, Y).alpha
+        # weighted LS-SVM: gamma_k = gamma w_k (integer w: repeated rows)
+        beta = solve_bordered_kkt(K, gamma if w is None else gamma * w, ones, Y).alpha
         beta = beta.reshape(len(ones), -1)
         subsets.append(active.copy())
-        errors.append(_loo_error(K, Y, y_index, gamma))
+        errors.append(_loo_error(K, Y, y_index, gamma, w))
         if len(active) == 1:
             criteria.append(np.full(1, np.nan))
             removed.append(int(active[0]))
@@ -252,8 +272,11 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         return tags
 
-    def fit(self, X, y):
-        """Rank the inputs and select the subset (leave-one-out or the given size)."""
+    def fit(self, X, y, sample_weight=None):
+        """Rank the inputs and select the subset (leave-one-out or the given size).
+
+        ``sample_weight``: the weighted LS-SVM, as in :func:`rfe`.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         check_not_precomputed(self.kernel, owner=self)
@@ -264,6 +287,7 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
                 X, y, gamma=self.gamma, kernel=self.kernel, sigma2=self.sigma2,
                 degree=self.degree, tau=self.tau, criterion=self.criterion,
                 step=self.step, n_features_to_select=self.n_features_to_select,
+                sample_weight=sample_weight,
             )  # fmt: skip
         except ValueError as exc:
             message = str(exc).removeprefix("rfe: ")
