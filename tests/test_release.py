@@ -53,3 +53,24 @@ def test_no_file_points_outside_the_repository():
             if pattern.search(text):
                 found.append(str(path.relative_to(ROOT)))
     assert found == [], found
+
+
+def test_library_extras_are_ranges_and_the_build_uses_the_lock():
+    """Users get ranges (no clash with their environment); make gets the lock file."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for req in project["dependencies"]:
+        assert "==" not in req, req
+    for extra, reqs in project["optional-dependencies"].items():
+        for req in reqs:
+            assert "==" not in req, f"[{extra}] pins {req}: use a range"
+    lock = (ROOT / "requirements-lock.txt").read_text().splitlines()
+    pins = [line for line in lock if line and not line.startswith("#")]
+    assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[^=\s]+", p) for p in pins)
+    names = {p.split("==")[0].lower().replace("_", "-") for p in pins}
+    for needed in ("numpy", "scipy", "scikit-learn", "jupyter-book", "nbval", "dask"):
+        assert needed in names, needed
+    assert "lssvm" not in names  # installed from the checkout, editable
+    makefile = (ROOT / "Makefile").read_text()
+    assert "pip install --no-deps -r requirements-lock.txt" in makefile
