@@ -11,7 +11,6 @@ regularization networks [S 3.50] and Gaussian processes [S 3.63].
 from __future__ import annotations
 
 import inspect
-
 import warnings
 
 import numpy as np
@@ -133,38 +132,49 @@ _WIDTH_FLAT = 1e-9
 _WIDTH_ALONE = 0.5
 
 
-def _warn_degenerate_width(kernel, X, *, owner):
-    """NumericalWarning when sigma2 makes the RBF kernel matrix I or all ones.
+def degenerate_width(kernel, X) -> str | None:
+    """Why sigma2 makes the RBF kernel matrix numerically I or all ones, else None.
 
     sigma2 far below the squared distances between the points gives K = I: every
     held-out output equals b. sigma2 far above them gives K = 1 1^T: the model is
     (numerically) constant. Checked on a sample of rows, O(s^2) for s <= 200.
     """
     if not isinstance(kernel, RBF) or X.shape[0] < 2:
-        return
+        return None
     rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
     K = kernel(X[rows])
     off = K[~np.eye(len(rows), dtype=bool)]
     alone = np.mean(np.max(K - np.eye(len(rows)), axis=1) < _WIDTH_ZERO)
     if alone >= _WIDTH_ALONE:
-        what = (
+        return (
             f"the identity for {100 * alone:.0f}% of the sampled rows: sigma2 is far "
             "below the squared distances between the points, so the model is b "
             "away from the training points (every test decision equal: the "
             "majority class)"
         )
-    elif off.min() > 1.0 - _WIDTH_FLAT:
-        what = "constant (all ones): sigma2 is far above the squared distances "
-        what += "between the points, so the model is numerically flat"
-    else:
+    if off.min() > 1.0 - _WIDTH_FLAT:
+        return (
+            "constant (all ones): sigma2 is far above the squared distances "
+            "between the points, so the model is numerically flat"
+        )
+    return None
+
+
+def warn_degenerate_width(kernel, X, *, owner):
+    """NumericalWarning when sigma2 makes the RBF kernel matrix I or all ones."""
+    what = degenerate_width(kernel, X)
+    if what is None:
         return
     warnings.warn(
-        f"{type(owner).__name__}: with {kernel!r} the kernel matrix is numerically "
+        f"{_owner_name(owner)}: with {kernel!r} the kernel matrix is numerically "
         f"{what}. Choose sigma2 on the scale of the squared distances (or scale "
         "the inputs).",
         NumericalWarning,
         stacklevel=4,
     )
+
+
+_warn_degenerate_width = warn_degenerate_width  # TEMPORARY: renamed, callers follow
 
 
 class NamedParameters:
@@ -351,7 +361,7 @@ default="rbf"
         as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
         """
         n = X.shape[0]
-        _warn_degenerate_width(kernel, X, owner=self)
+        warn_degenerate_width(kernel, X, owner=self)
         if not self.fit_intercept:
             a = None  # [S 3.62]: no border, no b
         if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal

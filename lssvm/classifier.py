@@ -20,6 +20,8 @@ decoded by Hamming distance (the book's rule), loss, or a decision DAG.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.exceptions import NotFittedError
@@ -29,7 +31,13 @@ from sklearn.utils.validation import validate_data
 
 from . import multiclass as mc
 from . import probability as prob
-from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows, resolve_sigma2
+from ._base import (
+    ACCEPT_SPARSE,
+    LSSVMBase,
+    degenerate_width,
+    positive_weight_rows,
+    resolve_sigma2,
+)
 from ._docs import shared_parameters
 from ._validation import (
     check_classes,
@@ -41,12 +49,22 @@ from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
 from .linalg.factor import loo_latent
 from .linalg.memory import check_dense_memory
-from .linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from .linalg.solvers import (
+    NotPositiveDefiniteError,
+    NumericalWarning,
+    solve_bordered_kkt,
+)
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 
 BIT_PARAM_NAMES = ("gamma", "kernel", "sigma2", "degree", "tau")
 PROBABILITY_METHODS = (False, True, "bayes")
+#: The held-out check of a fit (``_warn_constant_held_out``): training points sampled
+#: (evenly spaced); it warns when at least _HELD_OUT_ONE_CLASS of them get one class
+#: whose share of their labels is at most _HELD_OUT_MAX_SHARE.
+_HELD_OUT_SAMPLE = 200
+_HELD_OUT_ONE_CLASS = 0.98
+_HELD_OUT_MAX_SHARE = 0.9
 
 
 # Attributes made by the probability part of a fit (removed by every new fit).
@@ -380,8 +398,64 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             self.b_ = float(b[0])
         else:
             self.alpha_, self.dual_coef_, self.e_, self.b_ = alpha, beta, e, b
+        self._warn_constant_held_out(X, y_index)
         self._fit_probability(method, Y, T, beta, b, loo, w, factor if method else None)
         return self
+
+    def _warn_constant_held_out(self, X, y_index):
+        """NumericalWarning when the model predicts one class away from its own points.
+
+        At a sample of at most 200 training points, evenly spaced, the decision is
+        computed without the point's own term, f(x_k) - beta_k K(x_k, x_k): the
+        output of the other points' expansion and b, which is what a new point near
+        x_k gets. If at least 98% of the sampled points then fall in one class
+        although its share of their labels is at most 90%, the model is (nearly)
+        the majority rule away from the training points: a kernel far narrower
+        than the distances between the inputs does this (standardised inputs with
+        30 features and sigma2 = 1), whether or not K is numerically the identity.
+        O(200 N) kernel values.
+        """
+        if any(isinstance(k, Precomputed) for k in self.kernels_):
+            return
+        if any(degenerate_width(k, X) for k in self.kernels_):
+            return  # warned at the solve, with the cause
+        rows = np.unique(np.linspace(0, X.shape[0] - 1, _HELD_OUT_SAMPLE).astype(int))
+        if len(np.unique(y_index[rows])) < 2:
+            return
+        coef = self.dual_coef_.reshape(X.shape[0], -1)
+        latent = np.empty((len(rows), coef.shape[1]))
+        by_kernel: dict = {}
+        for j, kernel in enumerate(self.kernels_):
+            by_kernel.setdefault(repr(kernel), (kernel, []))[1].append(j)
+        for kernel, bits in by_kernel.values():
+            Xs = X[rows]
+            latent[:, bits] = kernel(Xs, X) @ coef[:, bits]
+            latent[:, bits] -= kernel.diag(Xs)[:, None] * coef[rows][:, bits]
+        latent += np.asarray(self.b_)
+        if self._binary:
+            labels = (latent[:, 0] > 0).astype(int)
+        else:
+            scores = mc.class_scores(
+                latent, self.codebook_, self.decoding, self.code_targets_
+            )
+            labels = np.argmax(scores, axis=1)
+        top = int(np.argmax(np.bincount(labels, minlength=len(self.classes_))))
+        predicted = float(np.mean(labels == top))
+        actual = float(np.mean(y_index[rows] == top))
+        if predicted < _HELD_OUT_ONE_CLASS or actual > _HELD_OUT_MAX_SHARE:
+            return
+        warnings.warn(
+            f"{type(self).__name__}: away from its training points the model predicts "
+            f"one class: at {len(rows)} sampled training points the decision without "
+            f"the point's own term is class {self.classes_[top:top + 1].tolist()[0]!r} for "
+            f"{100 * predicted:.0f}% of them, although {100 * actual:.0f}% of their "
+            "labels are that class. The kernel "
+            f"({self.kernels_[0]!r}) is too narrow for the distances between the "
+            "inputs, or gamma too small: try sigma2='scale', scale the inputs, or "
+            "tune the parameters (LSSVMClassifierCV).",
+            NumericalWarning,
+            stacklevel=3,
+        )
 
     def _fit_probability(self, method, Y, T, beta, b, loo, w, factor):
         """Platt's sigmoids on the leave-one-out outputs, or the Bayesian mu, zeta.

@@ -275,6 +275,30 @@ def test_unscaled_inputs_warn_that_the_kernel_is_the_identity():
     assert clf.score(X_te, y_te) == pytest.approx(max(np.mean(y_te), 1 - np.mean(y_te)))
 
 
+def test_a_model_that_predicts_one_class_away_from_its_points_warns():
+    # Standardised breast cancer, sigma2 = 1: K is not the identity (most points have
+    # a neighbour with K > 1e-12), yet away from the training points the model is the
+    # majority rule (test predictions one class: measured 0.994-1.0 of them).
+    import warnings
+
+    from sklearn.preprocessing import StandardScaler
+
+    from lssvm.linalg import NumericalWarning
+
+    X_tr, X_te, y_tr, y_te = _breast_cancer_split()
+    scaler = StandardScaler().fit(X_tr)
+    X_tr, X_te = scaler.transform(X_tr), scaler.transform(X_te)
+    with pytest.warns(NumericalWarning, match="predicts one class") as record:
+        clf = LSSVMClassifier().fit(X_tr, y_tr)
+    assert not any("identity" in str(w.message) for w in record)  # one cause, one warning
+    predicted = clf.predict(X_te)
+    assert np.max(np.unique(predicted, return_counts=True)[1]) >= 0.95 * len(predicted)
+    with warnings.catch_warnings():  # a sound width: silent
+        warnings.simplefilter("error", NumericalWarning)
+        LSSVMClassifier(sigma2="scale").fit(X_tr, y_tr)
+        LSSVMClassifier(sigma2="scale", coding="ova").fit(X_tr, y_tr)
+
+
 def test_sigma2_scale_is_n_features_times_the_variance():
     import warnings
 
