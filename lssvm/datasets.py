@@ -662,12 +662,14 @@ def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     S, R) are dropped, leaving the 3175 of the Delve/LIBSVM version that Peng et al.
     split into 1000 training and 2175 test points. Each position is one feature with
     the ordinal code A = 1, G = 2, C = 3, T = 4 (purines, then pyrimidines; 60
-    features, not scaled). LIBSVM's file is not available offline. Of the 12
-    distinct ordinal codes of four letters, this one comes closest to the rates of
-    the linear L2-loss SVM in Peng et al.'s [P Table 4] (C = 1e-3; theirs 86.1%
-    training / 83.3% test, ours 85.2% / 84.2% over ten splits), while the
-    alphabetic order A, C, G, T gives about 81% / 80%: the code was chosen by that
-    comparison. The label is y = 1 for a junction (exon/intron "EI", 762, or
+    features, not scaled). LIBSVM's file is not available offline. This code was
+    chosen because it comes closer than the alphabetic order A, C, G, T (about
+    81% / 80%) to the rates of the linear L2-loss SVM in Peng et al.'s [P Table 4]
+    (C = 1e-3; theirs 86.1% training / 83.3% test, ours 85.2% / 84.2% over ten
+    splits). It is not the closest of the 12 distinct ordinal codes of four
+    letters: over the ten splits of the RLS-SVM chapter, A = 2, G = 4, C = 1, T = 3
+    has a smaller summed gap to the paper's linear rates (1.02 points against 1.86;
+    ``benchmarks/rls_splice_codes.py``), and no single code matches every row. The label is y = 1 for a junction (exon/intron "EI", 762, or
     intron/exon "IE", 765) and y = 0 for neither ("N",
     1648, that is 51.9% of the points).
 
