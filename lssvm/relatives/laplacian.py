@@ -193,8 +193,9 @@ class _LaplacianBase(ClassifierMixin, BaseEstimator):
         if len(classes) != 2:
             raise ValueError(
                 f"{type(self).__name__} needs exactly 2 classes among the labelled "
-                f"points (label -1 marks unlabelled points); got {len(classes)}: "
-                f"{classes.tolist()}. Only binary classification is supported."
+                f"points (label -1 marks unlabelled points); got {len(classes)} "
+                f"class{'' if len(classes) == 1 else 'es'}: {classes.tolist()}. Only "
+                "binary classification is supported."
             )
         n, l = len(y), int(labelled.sum())
         L, _ = graph_laplacian(
