@@ -28,6 +28,17 @@ RBF sigma2 = 10, gamma = 1; training seed = prototype seed s, test seed 1000 + s
   draw) at m = 1000 and 5000 (m = 20,000 is left out: its entropy search proposes
   200,000 swaps, O(m d) each).
 
+- store: seconds per PCG iteration (one product H V, a pass over the rows) with
+  the N x m kernel blocks stored (``store_kernel=True``: computed in the first
+  pass, 8 N m = 800 MB at m = 2000) and computed again in every pass
+  (``store_kernel=False``), at N = 50,000, m = 2000 random prototypes, n_jobs = 2:
+  per seed, the first pass (which fills the store) and the median of
+  ``--store-products`` further products; the ratio of the medians; and the whole
+  ``FixedSizeLSSVMClassifier(solver="pcg", prototypes="random")`` fit both ways
+  (seconds, iterations, largest difference of ``dual_coef_``).
+  ``python benchmarks/bench_fixed_size_pcg.py --parts store`` writes
+  ``benchmarks/results/fixed_size_pcg_store.json``.
+
 Results: ``benchmarks/results/fixed_size_pcg.json`` (parts merged; every pass
 stamped with its machine by ``_common.stamp``).
 """
@@ -126,8 +137,78 @@ def part_select(m_grid=(1000, 5000), seeds=SEEDS):
     return rows
 
 
+STORE_M = 2000
+
+
+def part_store(seeds=SEEDS, products=5):
+    from lssvm import FixedSizeLSSVMClassifier
+    from lssvm.kernels import RBF
+    from lssvm.linalg.nystrom import NystromFeatureMap
+    from lssvm.sparse.fixed_size import NystromRidgePCG, _draw_prototypes
+
+    rows = []
+    for seed in seeds:
+        fits = {}
+        X, y = data(N, seed)
+        rng = np.random.default_rng(seed)
+        _, Z = _draw_prototypes(X, N, STORE_M, "random", SIGMA2, rng, lambda i: X[i])
+        fmap = NystromFeatureMap(RBF(SIGMA2), Z)
+        V = np.random.default_rng(seed).standard_normal((fmap.n_components + 1, 1))
+        Y = np.where(y == y.max(), 1.0, -1.0)
+        for store in (False, True):
+            pcg = NystromRidgePCG(X, RBF(SIGMA2), fmap, GAMMA, n_jobs=2,
+                                  store_blocks=store)
+            time.sleep(0.2)
+            t0 = time.perf_counter()
+            pcg.rhs(Y)  # the first pass: fills the store when store=True
+            first = time.perf_counter() - t0
+            times = []
+            for _ in range(products):
+                t0 = time.perf_counter()
+                pcg.matvec(V)
+                times.append(time.perf_counter() - t0)
+            del pcg
+            est = FixedSizeLSSVMClassifier(n_prototypes=STORE_M, gamma=GAMMA,
+                                           sigma2=SIGMA2, prototypes="random",
+                                           random_state=seed, solver="pcg", tol=TOL,
+                                           n_jobs=2, store_kernel=store)
+            time.sleep(0.2)
+            t0 = time.perf_counter()
+            est.fit(X, y)
+            fit_seconds = time.perf_counter() - t0
+            fits[store] = est.dual_coef_
+            rows.append(dict(seed=seed, m=STORE_M, store_kernel=store,
+                             first_pass_seconds=first, product_seconds=times,
+                             median_product_seconds=float(np.median(times)),
+                             fit_seconds=fit_seconds, n_iter=int(est.n_iter_)))
+            del est
+            print(rows[-1], flush=True)
+        rows[-1]["max_abs_dual_coef_difference"] = float(
+            np.max(np.abs(fits[True] - fits[False])))
+    return rows
+
+
+def store_summary(rows):
+    """Per seed, recomputed / stored median seconds per product; their median."""
+    by = {(r["seed"], r["store_kernel"]): r["median_product_seconds"] for r in rows}
+    seeds = sorted({r["seed"] for r in rows})
+    ratios = [by[(s, False)] / by[(s, True)] for s in seeds
+              if (s, False) in by and (s, True) in by]
+    med = {k: float(np.median([by[(s, k)] for s in seeds if (s, k) in by]))
+           for k in (False, True)}
+    fit = {(r["seed"], r["store_kernel"]): r.get("fit_seconds") for r in rows}
+    fit_ratios = [fit[(s, False)] / fit[(s, True)] for s in seeds
+                  if fit.get((s, False)) and fit.get((s, True))]
+    return dict(median_seconds_recomputed=med[False], median_seconds_stored=med[True],
+                ratio_per_seed=ratios, median_ratio=float(np.median(ratios)),
+                ratio_spread=[float(min(ratios)), float(max(ratios))],
+                fit_ratio_per_seed=fit_ratios,
+                median_fit_ratio=float(np.median(fit_ratios)) if fit_ratios else None)
+
+
 PARTS = {
     "exact": part_exact,
+    "store": part_store,
     "m1000": lambda s: fixed_size_rows(1000, [("normal", "entropy"),
                                               ("normal", "random"), ("pcg", "entropy"),
                                               ("pcg", "random")], s),
@@ -146,10 +227,14 @@ def main(argv=None):
     parser.add_argument("--parts", default="m1000,m2000,select")
     parser.add_argument("--seeds", default=",".join(map(str, SEEDS)),
                         help="seeds to run; their rows replace those of the part")
-    parser.add_argument("--out",
-                        default=str(ROOT / "benchmarks/results/fixed_size_pcg.json"))
+    parser.add_argument("--out", default=None,
+                        help="default: results/fixed_size_pcg.json, or "
+                        "results/fixed_size_pcg_store.json for --parts store")
+    parser.add_argument("--store-products", type=int, default=5,
+                        help="products timed after the first pass (part store)")
     args = parser.parse_args(argv)
-    out = Path(args.out)
+    name = "fixed_size_pcg_store" if args.parts == "store" else "fixed_size_pcg"
+    out = Path(args.out or ROOT / f"benchmarks/results/{name}.json")
     results = json.loads(out.read_text()) if out.exists() else {}
     results["settings"] = dict(sigma2=SIGMA2, gamma=GAMMA, n_features=N_FEATURES,
                                n_samples=N, n_test=N_TEST, tol=TOL, seeds=SEEDS,
@@ -157,7 +242,11 @@ def main(argv=None):
     for part in args.parts.split(","):
         seeds = [int(v) for v in args.seeds.split(",")]
         kept = [r for r in results.get(part, []) if r["seed"] not in seeds]
-        results[part] = sorted(kept + PARTS[part](seeds), key=lambda r: r["seed"])
+        new = (part_store(seeds, args.store_products) if part == "store"
+               else PARTS[part](seeds))
+        results[part] = sorted(kept + new, key=lambda r: r["seed"])
+        if part == "store":
+            results["store_summary"] = store_summary(results[part])
         stamp(results, [sys.argv[0], *argv])
         results["provenance"][-1]["parts"] = args.parts
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -110,6 +110,46 @@ def test_dask_input_errors(client, data):
         est.predict(da.from_array(X[:, :3], chunks=(500, -1)))
 
 
+# --- solver="pcg": the N-side products of each CG iteration as tasks on the blocks ---
+
+
+@pytest.mark.parametrize("kind", ["regressor", "classifier"])
+def test_pcg_on_cluster_equals_in_process(client, data, kind):
+    X, y, X_test = data
+    if kind == "regressor":
+        est, target = FixedSizeLSSVMRegressor, y.astype(float) + 0.3
+    else:  # three classes: three output columns share every pass
+        est = FixedSizeLSSVMClassifier
+        target = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])
+    params = dict(n_prototypes=60, gamma=2.0, sigma2=4.0, random_state=0,
+                  chunk_size=CHUNK, solver="pcg", tol=1e-12)
+    local = est(**params).fit(X, target)
+    Xd = da.from_array(X, chunks=(CHUNK, -1))
+    remote = est(**params).fit(Xd, da.from_array(target, chunks=CHUNK))
+    assert remote.solver_ == "pcg" and remote.n_iter_ == local.n_iter_ > 1
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+    assert relative(remote.intercept_, local.intercept_) < 1e-10
+    again = est(**params).fit(Xd, da.from_array(target, chunks=CHUNK))
+    np.testing.assert_array_equal(again.dual_coef_, remote.dual_coef_)  # deterministic
+    # other blocks than chunks: the sums are grouped otherwise, equal to round-off
+    other = est(**params).fit(da.from_array(X, chunks=(333, -1)), target)
+    assert relative(other.dual_coef_, local.dual_coef_) < 1e-10
+    out = remote._latent_numpy(X_test)
+    assert relative(out, local._latent_numpy(X_test)) < 1e-10
+
+
+def test_weighted_pcg_on_cluster_equals_in_process(client, data):
+    X, y, _ = data
+    w = np.random.default_rng(0).integers(0, 4, len(X)).astype(float)
+    params = dict(n_prototypes=40, gamma=2.0, sigma2=4.0, random_state=0,
+                  chunk_size=CHUNK, solver="pcg", tol=1e-12)
+    local = FixedSizeLSSVMClassifier(**params).fit(X, y, sample_weight=w)
+    remote = FixedSizeLSSVMClassifier(**params).fit(
+        da.from_array(X, chunks=(CHUNK, -1)), y, sample_weight=w)
+    np.testing.assert_array_equal(remote.prototype_indices_, local.prototype_indices_)
+    assert relative(remote.dual_coef_, local.dual_coef_) < 1e-10
+
+
 # --- the exact LS-SVM's CG with its kernel products on the cluster -------------------
 
 

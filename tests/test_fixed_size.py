@@ -336,14 +336,9 @@ def test_auto_solver_rule(data, monkeypatch):
 
 
 def test_pcg_errors(data):
-    import dask.array as da
-
     X, y = data
     with pytest.raises(ValueError, match="solver='pcg' fits one gamma"):
         FixedSizeLSSVMClassifier(solver="pcg", gamma=[1.0, 2.0]).fit(X, y)
-    with pytest.raises(NotImplementedError, match="'pcg' is not implemented for Dask"):
-        FixedSizeLSSVMClassifier(n_prototypes=10, solver="pcg", random_state=0).fit(
-            da.from_array(X, chunks=(200, -1)), da.from_array(y, chunks=200))
     with pytest.raises(ValueError, match="solver must be one of"):
         FixedSizeLSSVMClassifier(solver="cg").fit(X, y)
     with pytest.raises(ValueError, match="tol"):

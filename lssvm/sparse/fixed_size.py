@@ -32,9 +32,11 @@ in-process sum and the Dask tree reduction add the same numbers in the same orde
 
 ``solver="pcg"`` solves the same (r+1) x (r+1) system by conjugate gradients
 preconditioned from K(Z, Z) alone, after FALKON (:class:`NystromRidgePCG`): O(N m)
-kernel values and flops per iteration instead of the O(N m^2) accumulation, nothing
-of size N x m stored. ``solver="auto"`` uses it above ``AUTO_PCG_MIN_PROTOTYPES``
-prototypes (``benchmarks/bench_fixed_size_pcg.py`` measures the crossover).
+kernel values and flops per iteration instead of the O(N m^2) accumulation; the
+N x m kernel blocks are kept from the first pass when they fit in memory
+(``store_kernel``), else computed again in each pass. ``solver="auto"`` uses it
+above ``AUTO_PCG_MIN_PROTOTYPES`` prototypes (``benchmarks/bench_fixed_size_pcg.py``
+measures the crossover).
 
 Classifiers regress the +-1 codes of each output bit [S 3.8-3.14] (for y = +-1 the
 classifier's error 1 - y f equals the regression error y - f); every bit shares the
@@ -51,9 +53,11 @@ Prototypes: ``"entropy"`` maximises the quadratic Renyi entropy estimate
 ``sigma2``) by random swaps with a candidate pool; ``"random"``; or an array.
 
 Dask: X (and y) may be ``dask.array`` arrays chunked by rows; ``fit`` then runs the
-accumulation as a tree reduction on the current scheduler (a ``dask.distributed``
-client if one exists), and ``predict``/``decision_function`` return Dask arrays. Dask
-is imported only then (``pip install lssvm[dask]``).
+accumulation (or, for ``solver="pcg"``, each CG pass) as a tree reduction on the
+current scheduler (a ``dask.distributed`` client if one exists), and
+``predict``/``decision_function`` return Dask arrays; each row block is checked for
+NaN and infinity when its task runs (a ValueError naming X). Dask is imported only
+then (``pip install lssvm[dask]``).
 """
 
 from __future__ import annotations
@@ -69,8 +73,16 @@ from scipy.linalg import cho_factor, cho_solve
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_classes, check_n_jobs, check_positive
-from ..kernels import RBF, _blas, make_kernel
+from .._base import _warn_degenerate_width, positive_weight_rows, resolve_sigma2
+from .._validation import (
+    check_classes,
+    check_finite_output,
+    check_n_jobs,
+    check_not_precomputed,
+    check_positive,
+)
+from ..kernels import RBF, Precomputed, _blas, make_kernel
+from ..linalg import memory
 from ..linalg.nystrom import NystromFeatureMap
 from ..linalg.solvers import conjugate_gradient
 from ..multiclass import codebook
@@ -182,11 +194,14 @@ def _add_stats(a, b):
     return tuple(x + y for x, y in zip(a, b))
 
 
-def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None):
+def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None, Wc=None):
     """Per-fold A^T A, A^T Y, Y^T Y (diagonal), row counts for A = [K(Xc, Z) T, 1].
 
     T: the m x r feature map U diag(s)^{-1/2} (A = [Phi, 1]); None: B = [K(Xc, Z), 1]
     (kernel space). Row i (global index start + i) is in fold (start + i) mod n_folds.
+    Wc: sample weights v_k of the rows, or None (all 1). The weighted normal
+    equations A^T V A, A^T V Y (V = diag(v)) are those of the rows scaled by
+    sqrt(v_k), and the counts are sums of weights (an integer weight is a repeated row).
     """
     q = Yc.shape[1]
     r = Z.shape[0] if T is None else T.shape[1]
@@ -199,6 +214,10 @@ def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None):
         Kc = kernel(Xc, Z)
         B[:, :r] = Kc if T is None else Kc @ T  # Phi(X_c) = K(X_c, Z) U diag(s)^-1/2
         B[:, r] = 1.0
+        if Wc is not None:  # V^{1/2} A and V^{1/2} Y
+            root = np.sqrt(Wc)[:, None]
+            B *= root
+            Yc = Yc * root
         folds = (start + np.arange(Xc.shape[0])) % n_folds
         for f in range(n_folds):
             rows = slice(None) if n_folds == 1 else folds == f
@@ -206,27 +225,51 @@ def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None):
             S[f] = Bf.T @ Bf  # symmetric rank-k update
             C[f] = Bf.T @ Yf
             yy[f] = np.einsum("ij,ij->j", Yf, Yf)
-            counts[f] = Bf.shape[0]
+            counts[f] = Bf.shape[0] if Wc is None else Wc[rows].sum()
     return S, C, yy, counts
 
 
-def _block_stats(Xb, Yb, start, kernel, Z, n_folds, chunk_size, T=None):
+def _check_block(Xb, Yb=None, Wb=None, start=0):
+    """Raise a ValueError naming the input if a row block of a Dask input is not finite.
+
+    The in-memory path checks X and y when ``fit``/``predict`` is called; a Dask
+    array is checked block by block when its task runs (O(n_b d) per block).
+    """
+    for name, block in (("X", Xb), ("y", Yb), ("sample_weight", Wb)):
+        if block is not None and not np.all(np.isfinite(block)):
+            raise ValueError(
+                f"Input {name} contains NaN or infinity (in the row block of the Dask "
+                f"array that starts at row {start}); {name} must be finite."
+            )
+    if Wb is not None and np.any(Wb < 0):
+        raise ValueError(
+            f"sample_weight must be non-negative; got a negative weight in the row "
+            f"block of the Dask array that starts at row {start}."
+        )
+
+
+def _block_stats(Xb, Yb, start, kernel, Z, n_folds, chunk_size, T=None, Wb=None):
     """_chunk_stats over the chunks of one block, summed by ``pairwise_sum``."""
     Xb, Yb = np.asarray(Xb, dtype=np.float64), _as_2d(np.asarray(Yb, dtype=np.float64))
+    Wb = None if Wb is None else np.asarray(Wb, dtype=np.float64)
+    _check_block(Xb, Yb, Wb, start)
     bounds = range(0, Xb.shape[0], chunk_size)
     return pairwise_sum(
         (_chunk_stats(Xb[i:i + chunk_size], Yb[i:i + chunk_size], start + i, kernel, Z,
-                      n_folds, T) for i in bounds), _add_stats)
+                      n_folds, T, None if Wb is None else Wb[i:i + chunk_size])
+         for i in bounds), _add_stats)
 
 
 def _as_2d(Y):
     return Y[:, None] if Y.ndim == 1 else Y
 
 
-def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None):
-    """Fold sums of A^T A, A^T Y, Y^T Y and counts over row chunks of in-memory X.
+def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None,
+               W=None):
+    """Fold sums of A^T V A, A^T V Y, Y^T V Y and weights over row chunks of in-memory X.
 
-    A = [K(X, Z) T, 1] (feature space) or, with T None, [K(X, Z), 1].
+    A = [K(X, Z) T, 1] (feature space) or, with T None, [K(X, Z), 1]; V = diag(W)
+    (W None: V = I, and the counts are row counts).
 
     Chunks run on ``n_jobs`` threads (numpy releases the GIL), at most 2 n_jobs
     chunks in flight, and are added in chunk order by :func:`pairwise_sum`.
@@ -236,7 +279,7 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None)
 
     def one(i):
         return _chunk_stats(X[i:i + chunk_size], Y[i:i + chunk_size], i, kernel, Z,
-                            n_folds, T)
+                            n_folds, T, None if W is None else W[i:i + chunk_size])
 
     if n_jobs == 1 or len(starts) == 1:
         return pairwise_sum(map(one, starts), _add_stats)
@@ -250,16 +293,32 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None)
         return pairwise_sum(stream(pool), _add_stats)
 
 
-def accumulate_dask(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, T=None):
-    """As :func:`accumulate` for Dask arrays: one task per block, a pairwise tree."""
+def _block_starts(X):
+    """First row of each row block of a Dask array."""
+    return np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(int)
+
+
+def _weight_blocks(W, n_blocks):
+    """Delayed row blocks of a Dask weight vector, or Nones."""
+    return [None] * n_blocks if W is None else list(W.to_delayed().ravel())
+
+
+def accumulate_dask(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, T=None, W=None):
+    """As :func:`accumulate` for Dask arrays: one task per block, a pairwise tree.
+
+    W: None or a Dask vector of weights with the row chunks of X. Each task checks
+    its blocks (finite X, y and weights, weights >= 0) before it computes.
+    """
     import dask
 
-    starts = np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(int)
+    starts = _block_starts(X)
     kernel_d, Z_d, T_d = dask.delayed(kernel), dask.delayed(Z), dask.delayed(T)
     block = dask.delayed(_block_stats, pure=True)
+    x_blocks = X.to_delayed().ravel()
     blocks = [
-        block(xb, yb, int(s), kernel_d, Z_d, n_folds, chunk_size, T_d)
-        for xb, yb, s in zip(X.to_delayed().ravel(), Y.to_delayed().ravel(), starts)
+        block(xb, yb, int(s), kernel_d, Z_d, n_folds, chunk_size, T_d, wb)
+        for xb, yb, s, wb in zip(x_blocks, Y.to_delayed().ravel(), starts,
+                                 _weight_blocks(W, len(x_blocks)))
     ]
     total = pairwise_sum(blocks, dask.delayed(_add_stats, pure=True))
     return dask.compute(total)[0]
@@ -339,35 +398,48 @@ class LeaveOneOut:
         self.T = fmap.projection @ Q  # k_Z(x)^T T = phi(x)^T Q
         self.u0 = phibar @ Q
 
-    def chunk(self, Xc, Yc, kernel, Z):
-        """Sum over the rows of a chunk of the squared LOO residuals, per gamma."""
+    def chunk(self, Xc, Yc, kernel, Z, Wc=None):
+        r"""Sum over the rows of a chunk of the squared LOO residuals, per gamma.
+
+        With sample weights v_k (the sums G, c accumulated with them, N their sum,
+        the means weighted) the hat matrix is :math:`h_{kl} = v_l (\frac1N +
+        u_k^T \operatorname{diag}(d) u_l)`, leaving out row k (all of its weight)
+        gives :math:`e_k / (1 - h_{kk})`, and the sum is weighted by v_k.
+        """
         with _blas().limit(limits=1):
             U = kernel(Xc, Z) @ self.T - self.u0  # u_k, (n_c, r)
             H = self.inv_n + (U * U) @ self.shrink.T  # h_kk, (n_c, n_gammas)
+            if Wc is not None:
+                H *= Wc[:, None]  # h_kk = v_k (1/N + sum_j d_j u_kj^2)
             sse = np.zeros(self.shrink.shape[0])
             for g, d in enumerate(self.shrink):
                 E = Yc - (self.ybar + U @ (d[:, None] * self.QTc))  # y_k - f(x_k)
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    sse[g] = np.sum((E / (1.0 - H[:, g:g + 1])) ** 2)
+                    R2 = (E / (1.0 - H[:, g:g + 1])) ** 2
+                    if Wc is not None:
+                        R2 = np.where(Wc[:, None] > 0, R2, 0.0) * Wc[:, None]
+                    sse[g] = np.sum(R2)
         return sse
 
-    def block(self, Xb, Yb, kernel, Z, chunk_size):
+    def block(self, Xb, Yb, kernel, Z, chunk_size, Wb=None):
         Xb = np.asarray(Xb, dtype=np.float64)
         Yb = _as_2d(np.asarray(Yb, dtype=np.float64))
+        Wb = None if Wb is None else np.asarray(Wb, dtype=np.float64)
         return pairwise_sum(
-            (self.chunk(Xb[i:i + chunk_size], Yb[i:i + chunk_size], kernel, Z)
+            (self.chunk(Xb[i:i + chunk_size], Yb[i:i + chunk_size], kernel, Z,
+                        None if Wb is None else Wb[i:i + chunk_size])
              for i in range(0, Xb.shape[0], chunk_size)), np.add)
 
 
-def _loo_block(loo, Xb, Yb, kernel, Z, chunk_size):
-    return loo.block(Xb, Yb, kernel, Z, chunk_size)
+def _loo_block(loo, Xb, Yb, kernel, Z, chunk_size, Wb=None):
+    return loo.block(Xb, Yb, kernel, Z, chunk_size, Wb)
 
 
-def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1):
+def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1, W=None):
     """Mean squared leave-one-out error of each gamma (:class:`LeaveOneOut`).
 
     A second pass over the rows of X (in memory, or a Dask array: one task per
-    block, added by :func:`pairwise_sum`).
+    block, added by :func:`pairwise_sum`). W: sample weights (the mean is weighted).
     """
     loo = LeaveOneOut(G, c, fmap, gammas)
     Z = fmap.Z
@@ -376,15 +448,18 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1):
 
         block = dask.delayed(_loo_block, pure=True)
         loo_d, Z_d, kernel_d = dask.delayed(loo), dask.delayed(Z), dask.delayed(kernel)
-        parts = [block(loo_d, xb, yb, kernel_d, Z_d, chunk_size)
-                 for xb, yb in zip(X.to_delayed().ravel(), Y.to_delayed().ravel())]
+        x_blocks = X.to_delayed().ravel()
+        parts = [block(loo_d, xb, yb, kernel_d, Z_d, chunk_size, wb)
+                 for xb, yb, wb in zip(x_blocks, Y.to_delayed().ravel(),
+                                       _weight_blocks(W, len(x_blocks)))]
         total = dask.compute(pairwise_sum(parts, dask.delayed(np.add, pure=True)))[0]
     else:
         Y = _as_2d(np.asarray(Y, dtype=np.float64))
         starts = list(range(0, X.shape[0], chunk_size))
 
         def one(i):
-            return loo.chunk(X[i:i + chunk_size], Y[i:i + chunk_size], kernel, Z)
+            return loo.chunk(X[i:i + chunk_size], Y[i:i + chunk_size], kernel, Z,
+                             None if W is None else W[i:i + chunk_size])
 
         if n_jobs == 1 or len(starts) == 1:
             total = pairwise_sum(map(one, starts), np.add)
@@ -395,6 +470,33 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1):
 
 
 # --- the ridge problem by preconditioned CG (FALKON) ---------------------------------
+
+
+def _pcg_products(Kc, Yc, Wc, alpha, b):
+    """[K_c^T V_c F; 1^T V_c F], F = K_c alpha + 1 b (or F = Yc): one chunk's share."""
+    F = Kc @ alpha + b if Yc is None else _as_2d(np.asarray(Yc, dtype=np.float64))
+    if Wc is not None:
+        F = F * Wc[:, None]  # V_c F
+    out = np.empty((Kc.shape[1] + 1, F.shape[1]))
+    out[:-1] = Kc.T @ F  # K(X_c, Z)^T V f
+    out[-1] = F.sum(axis=0)  # 1^T V f
+    return out
+
+
+def _pcg_block(Xb, Yb, Wb, coef, kernel, Z, chunk_size, start):
+    """One Dask task of a PCG pass: the chunks of one row block, pairwise summed."""
+    Xb = np.asarray(Xb, dtype=np.float64)
+    Wb = None if Wb is None else np.asarray(Wb, dtype=np.float64)
+    _check_block(Xb, None if Yb is None else np.asarray(Yb), Wb, start)
+    alpha, b = (None, None) if coef is None else coef
+
+    def one(i):
+        rows = slice(i, i + chunk_size)
+        with _blas().limit(limits=1):
+            return _pcg_products(kernel(Xb[rows], Z), None if Yb is None else Yb[rows],
+                                 None if Wb is None else Wb[rows], alpha, b)
+
+    return pairwise_sum(map(one, range(0, Xb.shape[0], chunk_size)), np.add)
 
 
 class NystromRidgePCG:
@@ -410,7 +512,11 @@ class NystromRidgePCG:
     but H is never formed: a product :math:`H V` is one pass over row blocks,
     :math:`f = K(X_c, Z) (T V_w) + 1 v_b`, accumulating :math:`K(X_c, Z)^T f` and
     :math:`1^T f` (4 n_c m q flops and n_c m kernel values per block; the N x m
-    kernel matrix is never stored: memory O(N d + m^2 + chunk m)). Blocks are added
+    kernel matrix is not stored unless ``store_blocks``: memory O(N d + m^2 + chunk
+    m), or 8 N m bytes more with the blocks kept from the first pass). With sample
+    weights v the pass accumulates :math:`K(X_c, Z)^T V f` and :math:`1^T V f`. A
+    Dask X runs each pass as one task per row block (persisted for the run); the
+    client gets the (m+1) x q sums. Blocks are added
     by :func:`pairwise_sum` in block order, one BLAS thread each: the result does not
     depend on ``n_jobs``.
 
@@ -451,13 +557,28 @@ class NystromRidgePCG:
     histories as the exact LS-SVM's CG), all output columns sharing each product.
     """
 
-    def __init__(self, X, kernel, fmap, gamma, *, chunk_size=4096, n_jobs=1):
+    def __init__(self, X, kernel, fmap, gamma, *, chunk_size=4096, n_jobs=1,
+                 sample_weight=None, store_blocks=False):
+        self.dask = _is_dask(X)
+        if self.dask:  # kept on the workers (or in memory) for every pass of CG
+            X = X.persist()
+            sample_weight = None if sample_weight is None else sample_weight.persist()
         self.X, self.kernel, self.Z = X, kernel, fmap.Z
+        self.W = sample_weight  # v_k: H = A^T V A + ..., right-hand side A^T V Y
         self.T = fmap.projection  # (m, r)
         self.gamma = float(gamma)
         self.chunk_size, self.n_jobs = int(chunk_size), int(n_jobs)
         self.starts = list(range(0, X.shape[0], self.chunk_size))
-        n, m = X.shape[0], self.Z.shape[0]
+        # store_blocks: keep the K(X_c, Z) of the first pass (8 N m bytes) and reuse
+        # them in every product; in-memory X only
+        self.store_blocks = bool(store_blocks) and not self.dask
+        self._blocks = {}
+        m = self.Z.shape[0]
+        if sample_weight is None:
+            n = X.shape[0]
+        else:  # the weighted row count sum_k v_k takes the place of N
+            total = sample_weight.sum()
+            n = float(total.compute() if self.dask else total)
         s, U = fmap.eigvals, fmap.eigvecs
         scale = n / m
         u = U.T @ np.ones(m)  # U^T 1_m
@@ -469,16 +590,21 @@ class NystromRidgePCG:
 
     # one pass over the rows ------------------------------------------------------
     def _chunk(self, i, alpha, b, Y):
+        rows = slice(i, i + self.chunk_size)
+        W = None if self.W is None else self.W[rows]
         with _blas().limit(limits=1):
-            Kc = self.kernel(self.X[i:i + self.chunk_size], self.Z)  # (n_c, m)
-            F = Y[i:i + self.chunk_size] if Y is not None else Kc @ alpha + b
-            out = np.empty((Kc.shape[1] + 1, F.shape[1]))
-            out[:-1] = Kc.T @ F  # K(X_c, Z)^T f
-            out[-1] = F.sum(axis=0)  # 1^T f
-        return out
+            Kc = self._blocks.get(i)
+            if Kc is None:
+                Kc = self.kernel(self.X[rows], self.Z)  # (n_c, m)
+                if self.store_blocks:
+                    self._blocks[i] = Kc
+            return _pcg_products(Kc, None if Y is None else Y[rows], W, alpha, b)
 
     def _pass(self, alpha=None, b=None, Y=None):
-        """[K_nm^T F; 1^T F] with F = K_nm alpha + 1 b (or F = Y), by row blocks."""
+        """[K_nm^T V F; 1^T V F] with F = K_nm alpha + 1 b (or F = Y), by row blocks."""
+        if self.dask:
+            return self._pass_dask(alpha, b, Y)
+
         def one(i):
             return self._chunk(i, alpha, b, Y)
 
@@ -487,16 +613,35 @@ class NystromRidgePCG:
         with ThreadPoolExecutor(max_workers=self.n_jobs) as pool:
             return pairwise_sum(pool.map(one, self.starts), np.add)
 
+    def _pass_dask(self, alpha, b, Y):
+        """The pass as one task per row block of the Dask X, added by a pairwise tree
+        (its shape depends only on the number of blocks); the client gets (m+1) x q."""
+        import dask
+
+        x_blocks = self.X.to_delayed().ravel()
+        p = len(x_blocks)
+        y_blocks = [None] * p if Y is None else list(Y.to_delayed().ravel())
+        coef = dask.delayed((alpha, b)) if Y is None else None
+        kernel_d, Z_d = dask.delayed(self.kernel), dask.delayed(self.Z)
+        task = dask.delayed(_pcg_block, pure=True)
+        parts = [task(xb, yb, wb, coef, kernel_d, Z_d, self.chunk_size, int(start))
+                 for xb, yb, wb, start in zip(x_blocks, y_blocks,
+                                              _weight_blocks(self.W, p),
+                                              _block_starts(self.X))]
+        return dask.compute(pairwise_sum(parts, dask.delayed(np.add, pure=True)))[0]
+
     def _to_features(self, G):
         with _blas().limit(limits=1):
             return np.vstack([self.T.T @ G[:-1], G[-1:]])
 
     def rhs(self, Y):
-        """A^T Y = [T^T K_nm^T Y; 1^T Y]."""
-        return self._to_features(self._pass(Y=_as_2d(np.asarray(Y, dtype=np.float64))))
+        """A^T V Y = [T^T K_nm^T V Y; 1^T V Y] (Y: (N, q), in memory or Dask)."""
+        if not _is_dask(Y):
+            Y = _as_2d(np.asarray(Y, dtype=np.float64))
+        return self._to_features(self._pass(Y=Y))
 
     def matvec(self, V):
-        """H V = A^T A V + [V_w / gamma; 0]: one pass over the rows."""
+        """H V = A^T V A V + [V_w / gamma; 0]: one pass over the rows."""
         self.n_matvec += 1
         with _blas().limit(limits=1):
             alpha = self.T @ V[:-1]  # kernel-space coefficients T w
@@ -523,6 +668,27 @@ class NystromRidgePCG:
 # --- estimators -----------------------------------------------------------------------
 
 
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{n_bytes / 2**10:.1f} KiB"
+
+
+def check_sample_weight_1d(sample_weight, n, *, owner):
+    """``sample_weight`` for a Dask X: gathered (8 N bytes), checked, or None."""
+    if sample_weight is None:
+        return None
+    if _is_dask(sample_weight):
+        sample_weight = sample_weight.compute()
+    w = np.asarray(sample_weight, dtype=np.float64) if np.ndim(sample_weight) else (
+        np.full(n, float(sample_weight)))
+    from .._base import check_sample_weight
+
+    return check_sample_weight(w, np.empty((n, 0)), owner=owner)
+
+
+
 def _is_dask(a) -> bool:
     return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
 
@@ -540,7 +706,11 @@ class _FixedSizeBase(BaseEstimator):
         (``gamma_``, ``cv_errors_``).
     kernel, sigma2, degree, tau
         As for :class:`lssvm.LSSVMClassifier` (RBF K(x, z) = exp(-||x-z||^2/sigma2)
-        [S 3.13]).
+        [S 3.13]); ``sigma2="scale"`` is n_features * X.var() of the training X
+        (scikit-learn's ``SVC(gamma="scale")``), and a width that makes the kernel
+        matrix numerically the identity or constant gives a
+        :class:`lssvm.linalg.NumericalWarning`. ``kernel="precomputed"`` is refused:
+        the feature map evaluates the kernel between new inputs and the prototypes.
     prototypes : {"entropy", "random"} or array of shape (m, n_features)
         How the prototypes are chosen (module docstring).
     random_state : int, Generator or None
@@ -561,14 +731,34 @@ class _FixedSizeBase(BaseEstimator):
         (O(N m^2) flops, memory O(m^2 + chunk m)) and factor them. "pcg": CG on the
         same system preconditioned from K_mm alone (:class:`NystromRidgePCG`,
         FALKON): one pass over the rows per iteration, O(N m) kernel values and
-        4 N m q flops each, nothing of size N x m stored; one ``gamma`` only, in-memory
-        X only (NotImplementedError for Dask input). "auto": "pcg" when
-        m > ``AUTO_PCG_MIN_PROTOTYPES`` (2000), ``gamma`` is one value and X is in
-        memory; "normal" otherwise.
+        4 N m q flops each; one ``gamma`` only. A Dask X runs each pass as one task per
+        row block (the m x m work on the client) and is persisted for the run.
+        "auto": "pcg" when m > ``AUTO_PCG_MIN_PROTOTYPES`` (2000), ``gamma`` is one
+        value and X is in memory; "normal" otherwise.
     tol : float, default=1e-8
         "pcg": CG stops when every column's relative residual
         ||A^T Y - H theta|| / ||A^T Y|| is at most ``tol`` (at most 10 (r + 1)
         iterations, with a ConvergenceWarning if that is reached first).
+    store_kernel : {"auto", True, False}, default="auto"
+        "pcg" with in-memory X: keep the N x m kernel blocks K(X_c, Z) of the first
+        pass (8 N m bytes) and reuse them in every iteration (True), or compute them
+        again in each pass (False: memory O(chunk m)). "auto": store them when they
+        take at most ``lssvm.linalg.memory.AUTO_MEMORY_FRACTION`` of the available
+        memory. ``kernel_stored_`` records what was done. The result is the same
+        either way.
+
+    ``fit(X, y, sample_weight=None)``: weights v_k >= 0 of the rows, the weighted
+    primal problem (gamma/2 sum_k v_k (y_k - w^T phi(x_k) - b)^2 in place of the
+    plain sum): the normal equations A^T V A, A^T V Y and every sum of rows weighted
+    (an integer weight is a repeated row; CV errors are weighted means). Prototypes
+    are drawn from the rows of positive weight. With a Dask X the weights are
+    gathered on the client (8 N bytes).
+
+    Memory: before the m x m work (the prototype kernel matrix, its
+    eigendecomposition, the accumulated sums) and before stored kernel blocks, the
+    bytes needed are compared with the available memory
+    (:func:`lssvm.linalg.memory.available_memory`); too many raise
+    :class:`lssvm.linalg.memory.InsufficientMemoryError` before anything is allocated.
 
     Fitted attributes of both solvers: ``solver_`` (the one used), ``n_iter_`` (CG
     iterations, 0 for "normal"), ``cg_residuals_`` (relative residual of each output
@@ -577,7 +767,8 @@ class _FixedSizeBase(BaseEstimator):
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
-                 chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8):
+                 chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
+                 store_kernel="auto"):
         self.n_prototypes = n_prototypes
         self.gamma = gamma
         self.kernel = kernel
@@ -591,6 +782,7 @@ class _FixedSizeBase(BaseEstimator):
         self.n_jobs = n_jobs
         self.solver = solver
         self.tol = tol
+        self.store_kernel = store_kernel
 
     # checks -------------------------------------------------------------------------
     def _check_int(self, name, meaning):
@@ -602,7 +794,7 @@ class _FixedSizeBase(BaseEstimator):
             )
         return int(value)
 
-    def _check_params(self, n_features):
+    def _check_params(self, n_features, sigma2):
         self._check_int("n_prototypes", "number m of prototype vectors")
         self._check_int("chunk_size", "rows per chunk")
         check_n_jobs(self.n_jobs, owner=self)
@@ -635,7 +827,7 @@ class _FixedSizeBase(BaseEstimator):
                     f"{list(PROTOTYPE_METHODS)} or an array of shape (m, n_features); "
                     f"got prototypes={p!r}."
                 )
-            if p == "entropy" and np.ndim(self.sigma2) != 0:
+            if p == "entropy" and np.ndim(sigma2) != 0:
                 raise ValueError(
                     f"{type(self).__name__}: prototypes='entropy' needs a scalar "
                     f"sigma2 (the width of its Parzen window); got sigma2={self.sigma2!r}."
@@ -647,61 +839,125 @@ class _FixedSizeBase(BaseEstimator):
                     f"{type(self).__name__}: prototypes must be an array of shape "
                     f"(m, n_features={n_features}); got shape {Z.shape}."
                 )
-        kernel = make_kernel(self.kernel, sigma2=self.sigma2, degree=self.degree,
+            if not np.all(np.isfinite(Z)):
+                bad = np.flatnonzero(~np.isfinite(Z).all(axis=1))
+                raise ValueError(
+                    f"{type(self).__name__}: prototypes must be finite; got NaN or "
+                    f"infinity in {len(bad)} of its {Z.shape[0]} rows (first: "
+                    f"{bad[:5].tolist()})."
+                )
+        auto = isinstance(self.store_kernel, str) and self.store_kernel == "auto"
+        if not (auto or isinstance(self.store_kernel, (bool, np.bool_))):
+            raise ValueError(
+                f"{type(self).__name__}: store_kernel must be 'auto', True or False; "
+                f"got store_kernel={self.store_kernel!r}."
+            )
+        kernel = make_kernel(self.kernel, sigma2=sigma2, degree=self.degree,
                              tau=self.tau)
         return kernel, np.array([float(g) for g in gammas])
 
+    def _check_kernel_name(self):
+        """Refuse a precomputed kernel (the feature map needs the inputs)."""
+        check_not_precomputed(self.kernel, owner=self)
+        if isinstance(self.kernel, Precomputed):
+            check_not_precomputed("precomputed", owner=self)
+
     # fit ------------------------------------------------------------------------------
-    def _fit(self, X, y):
+    def _fit(self, X, y, sample_weight=None):
+        self._check_kernel_name()
         dask_input = _is_dask(X) or _is_dask(y)
         if dask_input:
             X, y, n = self._dask_inputs(X, y)
+            weights = check_sample_weight_1d(sample_weight, n, owner=self)
         else:
             X, y = self._validate(X, y)
             n = X.shape[0]
-        kernel, gammas = self._check_params(X.shape[1])
-        targets = self._targets_setup(y)  # y -> (n, q) targets, inside each chunk
+            labels = None
+            if self._is_clf and sample_weight is not None:
+                from sklearn.utils.multiclass import check_classification_targets
+
+                check_classification_targets(y)
+                labels = y
+            keep, w = positive_weight_rows(
+                sample_weight, X, labels, owner=self,
+                classes=None if labels is None else np.unique(labels))
+            weights = None
+            if keep is not None:
+                weights = np.zeros(n)
+                weights[keep] = w
+        positive = None if weights is None else np.flatnonzero(weights > 0)
+        y_classes = y if positive is None else y[positive]  # rows that take part
+        sigma2 = self._resolve_sigma2(X, dask_input)
+        kernel, gammas = self._check_params(X.shape[1], sigma2)
+        targets = self._targets_setup(y_classes)  # y -> (n, q) targets, in each chunk
+        n_rows = n if positive is None else len(positive)
+        m = (min(self.n_prototypes, n_rows) if isinstance(self.prototypes, str)
+             else len(self.prototypes))
+        solver = self._choose_solver(m, len(gammas), dask_input)
+        loo = len(gammas) > 1 and isinstance(self.cv, str)  # cv="loo" (checked)
+        n_folds = min(int(self.cv), n) if len(gammas) > 1 and not loo else 1
+        n_jobs = effective_n_jobs(self.n_jobs)
+        self._check_memory(m, n, n_folds, solver, dask_input, n_jobs)
+        self._warn_width(kernel, X, dask_input)
         rng = np.random.default_rng(self.random_state)
         if isinstance(self.prototypes, str):
-            take = (lambda idx: np.asarray(X[idx].compute())) if dask_input else (
-                lambda idx: X[idx])
-            idx, Z = _draw_prototypes(X, n, self.n_prototypes, self.prototypes,
-                                      self.sigma2, rng, take)
-            self.prototype_indices_ = idx
+            rows = np.arange(n) if positive is None else positive
+
+            def take(idx):  # rows of X by index among the rows of positive weight
+                chosen = X[rows[idx]]
+                return np.asarray(chosen.compute()) if dask_input else chosen
+
+            idx, Z = _draw_prototypes(X, n_rows, self.n_prototypes, self.prototypes,
+                                      sigma2, rng, take)
+            self.prototype_indices_ = rows[idx]
+            if not np.all(np.isfinite(Z)):  # a Dask X is otherwise checked per block
+                bad = self.prototype_indices_[~np.isfinite(Z).all(axis=1)]
+                raise ValueError(
+                    f"{type(self).__name__}: Input X contains NaN or infinity (rows "
+                    f"{bad[:5].tolist()}, drawn as prototypes); X must be finite."
+                )
         else:
             Z, self.prototype_indices_ = np.asarray(self.prototypes, float), None
-        solver = self._choose_solver(Z.shape[0], len(gammas), dask_input)
         fmap = NystromFeatureMap(kernel, Z)
         self.kernel_, self.feature_map_ = kernel, fmap
         self.prototypes_ = fmap.Z
         self.n_prototypes_ = Z.shape[0]
         self.n_samples_fit_ = n
         self.solver_ = solver
+        self.kernel_stored_ = False
+        W = weights
+        if dask_input:
+            Y = y.map_blocks(targets, dtype=np.float64,
+                             chunks=(y.chunks[0], (self._n_outputs,)), new_axis=1)
+            if weights is not None:
+                import dask.array as da
+
+                W = da.from_array(weights, chunks=(X.chunks[0],))
+        else:
+            Y = targets(y)
         if solver == "pcg":
+            store = False if dask_input else self._store_kernel(n, Z.shape[0])
             pcg = NystromRidgePCG(X, kernel, fmap, gammas[0],
-                                  chunk_size=self.chunk_size,
-                                  n_jobs=effective_n_jobs(self.n_jobs))
-            theta, res = pcg.solve(targets(y), tol=self.tol)
+                                  chunk_size=self.chunk_size, n_jobs=n_jobs,
+                                  sample_weight=W, store_blocks=store)
+            theta, res = pcg.solve(Y, tol=self.tol)
+            self.kernel_stored_ = store
             self.cv_errors_, self.gamma_ = None, float(gammas[0])
             self.n_iter_, self.cg_residuals_ = int(res.n_iter), res.residuals
             return self._set_coefficients(theta, fmap)
         self.n_iter_, self.cg_residuals_ = 0, None
-        loo = len(gammas) > 1 and isinstance(self.cv, str)  # cv="loo" (checked)
-        n_folds = min(int(self.cv), n) if len(gammas) > 1 and not loo else 1
         if dask_input:
-            Y = y.map_blocks(targets, dtype=np.float64,
-                             chunks=(y.chunks[0], (self._n_outputs,)), new_axis=1)
             stats = accumulate_dask(X, Y, kernel, Z, n_folds=n_folds,
-                                    chunk_size=self.chunk_size, T=fmap.projection)
+                                    chunk_size=self.chunk_size, T=fmap.projection, W=W)
         else:
-            stats = accumulate(X, targets(y), kernel, Z, n_folds=n_folds,
-                               chunk_size=self.chunk_size,
-                               n_jobs=effective_n_jobs(self.n_jobs), T=fmap.projection)
+            stats = accumulate(X, Y, kernel, Z, n_folds=n_folds,
+                               chunk_size=self.chunk_size, n_jobs=n_jobs,
+                               T=fmap.projection, W=W)
         G, c, yy, counts = _feature_space(stats)
         if loo:  # a second pass: closed-form LOO residuals, every gamma at once
             self.cv_errors_ = loo_errors(
-                X, Y if dask_input else targets(y), kernel, fmap, G[0], c[0], gammas,
-                chunk_size=self.chunk_size, n_jobs=effective_n_jobs(self.n_jobs))
+                X, Y, kernel, fmap, G.sum(axis=0), c.sum(axis=0), gammas,
+                chunk_size=self.chunk_size, n_jobs=n_jobs, W=W)
             self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
         elif len(gammas) > 1:
             self.cv_errors_ = cv_errors(G, c, yy, counts, gammas)
@@ -710,6 +966,77 @@ class _FixedSizeBase(BaseEstimator):
             self.cv_errors_, self.gamma_ = None, float(gammas[0])
         theta = solve_ridge(G.sum(axis=0), c.sum(axis=0), self.gamma_)  # (r+1, q)
         return self._set_coefficients(theta, fmap)
+
+    def _resolve_sigma2(self, X, dask_input):
+        """``sigma2``, "scale" replaced by n_features * X.var() (a Dask reduction)."""
+        if not (isinstance(self.sigma2, str) and self.sigma2 == "scale"):
+            return self.sigma2
+        if not dask_input:
+            return resolve_sigma2(self.sigma2, X, self.kernel)
+        var = float(X.var().compute())
+        return X.shape[1] * var if var > 0.0 else 1.0
+
+    def _warn_width(self, kernel, X, dask_input):
+        """NumericalWarning if the RBF kernel matrix is numerically I or constant,
+        checked on up to 200 evenly spaced rows (as the exact LS-SVM does)."""
+        if not isinstance(kernel, RBF) or X.shape[0] < 2:
+            return
+        rows = np.unique(np.linspace(0, X.shape[0] - 1, 200).astype(int))
+        sample = np.asarray(X[rows].compute()) if dask_input else X[rows]
+        _warn_degenerate_width(kernel, sample, owner=self)
+
+    def _check_memory(self, m, n, n_folds, solver, dask_input, n_jobs):
+        """InsufficientMemoryError before the m x m work if it cannot fit.
+
+        Peak, in (m+1) x (m+1) float64 matrices: K(Z, Z), its symmetrised copy, the
+        eigenvectors, the eigensolver's workspace (2) and the feature map (6 in all);
+        "normal" adds the accumulated sums of the chunks in flight and of the
+        pairwise tree (n_folds each); in memory, each chunk in flight also holds
+        K(X_c, Z) (and [Phi_c, 1] for "normal"), chunk_size x (m+1).
+        """
+        chunk = min(self.chunk_size, n)
+        n_chunks = -(-n // chunk)
+        in_flight = 1 if n_jobs == 1 else min(2 * n_jobs, n_chunks)
+        square = 6.0
+        rows = 0.0
+        if solver == "normal":
+            depth = 1 if dask_input else math.ceil(math.log2(n_chunks)) + 1
+            square += n_folds * ((0 if dask_input else in_flight) + depth)
+            rows = 0.0 if dask_input else 2.0 * in_flight * chunk
+        elif not dask_input:
+            rows = float(in_flight * chunk)
+        needed = int(8 * (square * (m + 1) ** 2 + rows * (m + 1)))
+        available = memory.available_memory()
+        if available is None or needed <= available:
+            return
+        sums = " and the accumulated sums" if solver == "normal" else ""
+        raise memory.InsufficientMemoryError(
+            f"{type(self).__name__}: the fit with m = {m} prototypes needs about "
+            f"{_size(needed)} ({needed} bytes) at its peak ({square:g} (m+1) x (m+1) "
+            f"float64 matrices: the prototype kernel matrix, its eigendecomposition, "
+            f"the feature map{sums}"
+            f"; and row chunks of chunk_size x (m+1)), but only {_size(available)} "
+            f"({available} bytes) of memory is available. Nothing was allocated; use "
+            f"fewer prototypes (n_prototypes={self.n_prototypes!r}) or a smaller "
+            f"chunk_size."
+        )
+
+    def _store_kernel(self, n, m):
+        """Whether "pcg" keeps the N x m kernel blocks (``store_kernel``)."""
+        needed = 8 * n * m
+        available = memory.available_memory()
+        if isinstance(self.store_kernel, str):  # "auto"
+            fraction = memory.AUTO_MEMORY_FRACTION
+            return available is None or needed <= fraction * available
+        if self.store_kernel and available is not None and needed > available:
+            raise memory.InsufficientMemoryError(
+                f"{type(self).__name__}: store_kernel=True keeps the N x m kernel "
+                f"blocks, {_size(needed)} ({needed} bytes) for N = {n}, m = {m}, but "
+                f"only {_size(available)} ({available} bytes) of memory is available. "
+                f"Nothing was allocated; use store_kernel=False or 'auto' (blocks "
+                f"computed again in each CG iteration)."
+            )
+        return bool(self.store_kernel)
 
     def _set_coefficients(self, theta, fmap):
         self.coef_ = theta[:-1]  # w in feature space, (r, q)
@@ -722,12 +1049,6 @@ class _FixedSizeBase(BaseEstimator):
         if self.solver == "auto":
             pcg = m > AUTO_PCG_MIN_PROTOTYPES and n_gammas == 1 and not dask_input
             return "pcg" if pcg else "normal"
-        if self.solver == "pcg" and dask_input:
-            raise NotImplementedError(
-                f"{type(self).__name__}: solver='pcg' is not implemented for Dask "
-                f"arrays (one Dask pass per CG iteration); use solver='normal' (or "
-                f"'auto'), whose single pass runs as a Dask tree reduction."
-            )
         if self.solver == "pcg" and n_gammas > 1:
             raise ValueError(
                 f"{type(self).__name__}: solver='pcg' fits one gamma; choosing among "
@@ -777,7 +1098,7 @@ class _FixedSizeBase(BaseEstimator):
         for i in range(0, X.shape[0], self.chunk_size):
             rows = slice(i, i + self.chunk_size)
             out[rows] = self.kernel_(X[rows], self.prototypes_) @ self.dual_coef_
-        return out + self.intercept_
+        return check_finite_output(out + self.intercept_, self.kernel_, owner=self)
 
     def _check_X(self, X):
         check_is_fitted(self, "dual_coef_")
@@ -791,10 +1112,33 @@ class _FixedSizeBase(BaseEstimator):
         return validate_data(self, X, reset=False, dtype=np.float64)
 
     def _map_rows(self, X, func, dtype, n_cols):
-        """func on every row block of a Dask X; (n,) or (n, n_cols) Dask array."""
+        """func on every row block of a Dask X; (n,) or (n, n_cols) Dask array.
+
+        Each block is checked when its task runs: NaN or infinity in X raises a
+        ValueError naming X (as ``validate_data`` does for in-memory X).
+        """
+        func = _FiniteRows(func, type(self).__name__)
         if n_cols is None:
             return X.map_blocks(func, dtype=dtype, drop_axis=1)
         return X.map_blocks(func, dtype=dtype, chunks=(X.chunks[0], (n_cols,)))
+
+
+class _FiniteRows:
+    """A prediction function on row blocks of a Dask X, checking each block first."""
+
+    def __init__(self, func, owner):
+        self.func, self.owner = func, owner
+
+    def __call__(self, Xb, block_info=None):
+        start = 0
+        if block_info and 0 in block_info:
+            start = int(block_info[0]["array-location"][0][0])
+        Xb = np.asarray(Xb, dtype=np.float64)
+        try:
+            _check_block(Xb, start=start)
+        except ValueError as exc:
+            raise ValueError(f"{self.owner}: {exc}") from None
+        return self.func(Xb)
 
 
 class FixedSizeLSSVMRegressor(RegressorMixin, _FixedSizeBase):
@@ -811,8 +1155,10 @@ class FixedSizeLSSVMRegressor(RegressorMixin, _FixedSizeBase):
         self._n_outputs = 1
         return _regression_targets
 
-    def fit(self, X, y):
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on X (array or Dask array, rows = samples) and y; optional weights
+        ``sample_weight`` (n_samples,) >= 0 (class docstring of the base)."""
+        return self._fit(X, y, sample_weight)
 
     def predict(self, X):
         X = self._check_X(X)
@@ -853,21 +1199,25 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
-                 coding="ova"):
+                 store_kernel="auto", coding="ova"):
         super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,
                          sigma2=sigma2, degree=degree, tau=tau, prototypes=prototypes,
                          random_state=random_state, chunk_size=chunk_size, cv=cv,
-                         n_jobs=n_jobs, solver=solver, tol=tol)
+                         n_jobs=n_jobs, solver=solver, tol=tol,
+                         store_kernel=store_kernel)
         self.coding = coding
 
     def _targets_setup(self, y):
+        from sklearn.utils.multiclass import check_classification_targets
+
         if _is_dask(y):
             import dask.array as da
 
             classes = np.asarray(da.unique(y).compute())
+            # the target type of the distinct values is that of y (binary,
+            # multiclass, or continuous: refused, as for in-memory y)
+            check_classification_targets(classes)
         else:
-            from sklearn.utils.multiclass import check_classification_targets
-
             check_classification_targets(y)
             classes = np.unique(y)
         check_classes(classes.tolist(), owner=self)
@@ -882,8 +1232,10 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
         self._n_outputs = code.shape[1]
         return _CodeTargets(classes, code)
 
-    def fit(self, X, y):
-        return self._fit(X, y)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on X (array or Dask array, rows = samples) and y; optional weights
+        ``sample_weight`` (n_samples,) >= 0 (class docstring of the base)."""
+        return self._fit(X, y, sample_weight)
 
     def decision_function(self, X):
         """Latent outputs: (n,) for two classes, else class scores (n, n_classes)."""
