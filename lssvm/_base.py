@@ -174,9 +174,6 @@ def warn_degenerate_width(kernel, X, *, owner):
     )
 
 
-_warn_degenerate_width = warn_degenerate_width  # TEMPORARY: renamed, callers follow
-
-
 class NamedParameters:
     """Mixin: a wrong constructor argument raises a TypeError naming the public class.
 

@@ -73,7 +73,7 @@ from scipy.linalg import cho_factor, cho_solve
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import _warn_degenerate_width, positive_weight_rows, resolve_sigma2
+from .._base import positive_weight_rows, resolve_sigma2, warn_degenerate_width
 from .._validation import (
     check_classes,
     check_finite_output,
@@ -983,7 +983,7 @@ class _FixedSizeBase(BaseEstimator):
             return
         rows = np.unique(np.linspace(0, X.shape[0] - 1, 200).astype(int))
         sample = np.asarray(X[rows].compute()) if dask_input else X[rows]
-        _warn_degenerate_width(kernel, sample, owner=self)
+        warn_degenerate_width(kernel, sample, owner=self)
 
     def _check_memory(self, m, n, n_folds, solver, dask_input, n_jobs):
         """InsufficientMemoryError before the m x m work if it cannot fit.
