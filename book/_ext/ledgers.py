@@ -1,76 +1,540 @@
-"""Sphinx extension of the book: the landing page's status table, from the ledgers.
+"""Sphinx extension of the book: the reproduction status, assembled from the ledgers.
 
 Every chapter that reproduces a source ends with a reproduction ledger
 (:class:`lssvm.reporting.ledger.Ledger`), which the chapter writes to
-``_build/ledgers/<chapter>.json`` when it is executed. The landing page holds the
-directive ``{reproduction-status}``; once every chapter has been read (and so
-executed), this extension replaces the directive with two tables assembled from
-those files: one line per chapter with the count of each verdict, and one line per
-item whose verdict is not "reproduced", with its cause. The landing page therefore
-cannot disagree with a chapter.
+``_build/ledgers/<chapter>.json`` when it is executed (``$LSSVM_LEDGER_DIR`` when
+set). Once every page has been read (and so executed), this extension fills in what
+the pages ask for with these directives and one role:
+
+- ``{reproduction-verdict}``: three sentences, how many source entries are reproduced
+  and where the differences are (the landing page opens with them);
+- ``{chapter-map}``: one row per page of the table of contents, its number and its
+  title (both from the build), and the topic and sources the directive's content gives
+  for it, one line ``<page> | <topic> | <what it reproduces>`` each; a page of the
+  table of contents without a line, or a line for no such page, is a warning;
+- ``{reproduction-status}``: per chapter the count of each verdict;
+- ``{reproduction-open-items}``: every entry whose verdict is not "reproduced", one
+  table per verdict, with the values and the cause;
+- ``{reproduction-number}`key```: a number in the prose (``entries``, ``se-entries``,
+  ``chance-flags``, ``chance-rate``, ``se-flagged``, ``se-flagged-near``);
+- ``{reproduction-json}`text```: a link to ``reproduction.json``.
+
+Every source entry is counted once: a row with an ``owner`` (an entry that another
+chapter owns, shown with "see <owner>") is skipped everywhere. At the end of an HTML
+build the extension writes every row of every ledger, with the commit, the date and
+the package's version, to ``reproduction.json`` at the root of the output.
 
 A chapter whose source calls ``Ledger(`` but left no ledger file, or whose ledger
 was written from another version of its source, is reported as a warning (an error
-under ``-W``).
+under ``-W``). The assembly is done by pure functions (:func:`assemble`,
+:func:`verdict_sentences`, :func:`multiplicity`, :func:`reproduction_record`, ...),
+tested without a build in ``tests/test_landing.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import posixpath
+import re
+import subprocess
+from datetime import datetime, timezone
 from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
 
-from lssvm.reporting.ledger import VERDICTS  # the one list of verdicts
+from lssvm.reporting.ledger import LEDGER_DIR_ENV, VERDICTS  # the one list of verdicts
 
 logger = logging.getLogger(__name__)
 
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
-OPEN_HEADER = ["Chapter", "Item", "Verdict", "Cause"]  # values: in the chapter's ledger
+OPEN_HEADER = ["Chapter", "Item", "Source", "Ours", "Difference", "Cause"]
+MAP_HEADER = ["Chapter", "Topic", "Reproduces"]
+STATUS_DOC = "book/reproduction_status"  # the page with {reproduction-open-items}
+JSON_NAME = "reproduction.json"  # at the root of the HTML output
+OPEN_ORDER = (
+    "not reproduced",
+    "reproduced qualitatively",
+    "erratum in source",
+    "not attempted",
+)
+THRESHOLD = re.compile(r"^within (\d+(?:\.\d+)?) (?:predictive )?SE\b")
 
 
-class status_placeholder(nodes.General, nodes.Element):
-    """Replaced by the assembled tables once all chapters are read."""
+# --- from ledgers to tables and sentences (pure functions) ----------------------------
 
 
-class ReproductionStatus(Directive):
-    has_content = False
-
-    def run(self):
-        return [status_placeholder()]
+def owned_rows(ledger: dict) -> list[dict]:
+    """The rows a chapter counts: an entry owned by another chapter is counted there."""
+    return [r for r in ledger["rows"] if not r.get("owner")]
 
 
 def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
-    """The two tables' rows from the chapters' ledgers (in reading order).
+    """The status table's rows, and the open items, from the chapters' ledgers.
 
-    Returns ``(summary, open_items)``: per chapter the number of items of each
-    verdict, and every item that is not "reproduced" with its verdict and cause (the
-    values are in the chapter's ledger, which the chapter column links to).
+    Returns ``(summary, open_items)``: per chapter (in reading order) the number of
+    entries of each verdict, then the line "all chapters"; and every entry that is not
+    "reproduced" as ``[chapter, item, verdict, cause]``.
     """
     summary, open_items = [], []
     for ledger in ledgers:
-        rows = [r for r in ledger["rows"] if not r.get("owner")]  # one owner per entry
+        rows = owned_rows(ledger)
         summary.append(
-            [ledger["chapter"], *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS]]
+            [
+                ledger["chapter"],
+                *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS],
+            ]
         )
         for r in rows:
             if r["verdict"] != "reproduced":
-                open_items.append([ledger["chapter"], r["item"], r["verdict"], r["cause"]])
+                open_items.append(
+                    [ledger["chapter"], r["item"], r["verdict"], r["cause"]]
+                )
     total = [sum(int(s[i]) for s in summary) for i in range(1, len(VERDICTS) + 1)]
     summary.append(["all chapters", *[str(t) for t in total]])
     return summary, open_items
 
 
-def _table(header: list[str], rows: list[list[str]], link=None) -> nodes.table:
-    """A plain docutils table; ``link(chapter)`` makes the first column a link."""
-    table = nodes.table(classes=["ledger-status"])
+def _in_se(n_se) -> str:
+    if n_se is None or (isinstance(n_se, float) and math.isnan(n_se)):
+        return ""
+    return " (∞ SE)" if math.isinf(n_se) else f" ({n_se:.1f} SE)"
+
+
+def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
+    """Per verdict other than "reproduced" (in :data:`OPEN_ORDER`), its entries as
+    ``[chapter, item, source, ours, difference (with its size in SE), cause]``."""
+    tables = {v: [] for v in OPEN_ORDER}
+    for ledger in ledgers:
+        for r in owned_rows(ledger):
+            if r["verdict"] in tables:
+                difference = (
+                    (r.get("difference") or "") + _in_se(r.get("n_se"))
+                ) or "–"
+                tables[r["verdict"]].append(
+                    [
+                        ledger["chapter"],
+                        r["item"],
+                        r["source"],
+                        r["ours"],
+                        difference,
+                        r["cause"],
+                    ]
+                )
+    return tables
+
+
+def short_title(title: str) -> str:
+    """A chapter's title for a narrow column: "Relatives II: semi-supervised ..." ->
+    "Relatives II" (the part before a colon), else the title itself."""
+    head, colon, _ = title.partition(":")
+    return head.strip() if colon and head.strip() else title.strip()
+
+
+def se_threshold(rule: str) -> float | None:
+    """The number of standard errors of a rule "within 2 SE", "within 2 predictive SE
+    (single-draw source)", "within 3.4 SE, Holm over 387 entries"; None for a rule
+    that is not a standard-error rule."""
+    match = THRESHOLD.match(rule or "")
+    return float(match.group(1)) if match else None
+
+
+def multiplicity(ledgers: list[dict]) -> dict:
+    """How many entries a standard-error rule flags by chance alone.
+
+    For an entry judged "within k SE" whose difference is noise (normal, with the
+    standard error the row uses), the rule fails with probability erfc(k / sqrt 2)
+    (4.55% at k = 2). Returns ``se_entries`` (owned entries judged by such a rule),
+    ``expected_flags`` (the sum of those probabilities: the expected number of
+    failures if every one were reproduced), ``rate`` (their mean, in %),
+    ``flagged`` (the entries whose difference exceeds their threshold) and
+    ``flagged_near`` (those of them within one SE beyond it, k < n_se <= k + 1, where
+    nearly all chance failures fall: 94% of them at k = 2).
+    """
+    n = flagged = near = 0
+    expected = 0.0
+    for ledger in ledgers:
+        for r in owned_rows(ledger):
+            k = se_threshold(r.get("rule", ""))
+            if k is None or r.get("n_se") is None:
+                continue
+            n += 1
+            expected += math.erfc(k / math.sqrt(2.0))  # P(|Z| > k)
+            if r["n_se"] > k:
+                flagged += 1
+                near += r["n_se"] <= k + 1
+    return {
+        "se_entries": n,
+        "expected_flags": expected,
+        "rate": 100.0 * expected / n if n else 0.0,
+        "flagged": flagged,
+        "flagged_near": near,
+    }
+
+
+def number_text(ledgers: list[dict], key: str) -> str:
+    """The text of ``{reproduction-number}`key```."""
+    stats = multiplicity(ledgers)
+    values = {
+        "entries": str(sum(len(owned_rows(ledger)) for ledger in ledgers)),
+        "se-entries": str(stats["se_entries"]),
+        "chance-flags": f"{stats['expected_flags']:.0f}",
+        "chance-rate": f"{stats['rate']:.1f}%",
+        "se-flagged": str(stats["flagged"]),
+        "se-flagged-near": str(stats["flagged_near"]),
+    }
+    if key not in values:
+        raise ValueError(
+            f"reproduction-number: unknown key {key!r}; allowed: {sorted(values)}."
+        )
+    return values[key]
+
+
+def _is_unexplained(cause: str) -> bool:
+    return (cause or "").strip().lower().startswith("unexplained")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _word(n: int) -> str:
+    """0-10 in words, larger numbers in digits."""
+    words = "zero one two three four five six seven eight nine ten".split()
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
+def _names(parts: list) -> list:
+    """["a"], ["a", " and ", "b"], ["a", ", ", "b", " and ", "c"]: list segments."""
+    out = []
+    for i, part in enumerate(parts):
+        if i:
+            out.append(" and " if i == len(parts) - 1 else ", ")
+        out.extend(part if isinstance(part, list) else [part])
+    return out
+
+
+def verdict_sentences(
+    ledgers: list[dict], titles: dict[str, str], top: int = 3
+) -> list[list]:
+    """The landing page's verdict: three sentences, each a list of segments.
+
+    A segment is text or a link ``(text, target)``, where ``target`` is a chapter's
+    name (a key of the ledgers), ``"status"`` (the page of open items) or ``"json"``
+    (``reproduction.json``). ``titles`` maps chapter names to titles. The sentences
+    say how many source entries are reproduced (each counted once, in the chapter
+    that owns it), which ``top`` chapters hold most of those not reproduced, and how
+    many of those are unexplained.
+    """
+    rows = [(ledger["chapter"], r) for ledger in ledgers for r in owned_rows(ledger)]
+    n = len(rows)
+    count = {v: sum(r["verdict"] == v for _, r in rows) for v in VERDICTS}
+    failed = count["not reproduced"]
+    pct = (lambda k: f"{100.0 * k / n:.0f}%") if n else (lambda k: "0%")
+    chapters = (
+        "The one chapter that reproduces a source judges"
+        if len(ledgers) == 1
+        else f"The {len(ledgers)} chapters that reproduce a source judge"
+    )
+    first = [
+        f"{chapters} "
+        f"{n} of the sources' entries (each an equation, a figure, a table entry or a "
+        f"claim, counted once, in the chapter that owns it): {count['reproduced']} "
+        f"({pct(count['reproduced'])}) are reproduced, "
+        f"{count['reproduced qualitatively']} reproduced qualitatively, "
+        f"{failed} ({pct(failed)}) not reproduced, "
+        f"{_count(count['erratum in source'], 'is an erratum', 'are errata')} in the "
+        f"source and {count['not attempted']} were not attempted."
+    ]
+    per_chapter = []
+    for ledger in ledgers:
+        own = owned_rows(ledger)
+        k = sum(r["verdict"] == "not reproduced" for r in own)
+        if k:
+            per_chapter.append((k, len(own), ledger["chapter"]))
+    per_chapter.sort(key=lambda t: -t[0])  # stable: ties keep the reading order
+    lead = per_chapter[:top]
+    if not lead:
+        second = ["No chapter has an entry that is not reproduced."]
+    else:
+        held = sum(k for k, _, _ in lead)
+        named = [
+            [(short_title(titles.get(c, c)), c), f" ({k} of its {total} entries)"]
+            if i == 0
+            else [(short_title(titles.get(c, c)), c), f" ({k} of {total})"]
+            for i, (k, total, c) in enumerate(lead)
+        ]
+        if len(lead) == len(per_chapter):
+            where = "one chapter" if len(lead) == 1 else f"{_word(len(lead))} chapters"
+            second = [
+                f"All {failed} entries not reproduced lie in {where}: ",
+                *_names(named),
+                ".",
+            ]
+        else:
+            subject = "chapter holds" if len(lead) == 1 else "chapters hold"
+            second = [
+                f"{_word(len(lead)).capitalize()} {subject} {held} of the {failed} "
+                "entries not reproduced: ",
+                *_names(named),
+                ".",
+            ]
+    unexplained = sum(
+        r["verdict"] == "not reproduced" and _is_unexplained(r["cause"])
+        for _, r in rows
+    )
+    opening = (
+        f"Of the entries not reproduced, {unexplained} are marked unexplained and the "
+        "others give the cause their chapter measured or suspects; every entry not "
+        "reproduced is listed with its cause on "
+        if failed
+        else "Every entry with another verdict is listed with its cause on "
+    )
+    third = [
+        opening,
+        ("the reproduction status page", "status"),
+        ", and every ledger row is in the machine-readable file ",
+        (JSON_NAME, "json"),
+        ".",
+    ]
+    return [first, second, third]
+
+
+def sentence_text(sentences: list[list]) -> str:
+    """The verdict as plain text (links as their text)."""
+    return " ".join(
+        "".join(s if isinstance(s, str) else s[0] for s in sentence)
+        for sentence in sentences
+    )
+
+
+def parse_chapter_map(lines: list[str]) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """Lines ``<page> | <topic> | <reproduces>`` -> ({page: (topic, sources)}, errors).
+
+    ``page`` is the document's name without its folder ("classification"); an empty
+    ``reproduces`` is shown as "–".
+    """
+    out, errors = {}, []
+    for line in lines:
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in re.split(r"\s\|(?:\s|$)", line.strip(), maxsplit=2)]
+        if len(parts) != 3 or not parts[0]:
+            errors.append(
+                f"chapter-map: expected '<page> | <topic> | <reproduces>'; got {line!r}"
+            )
+            continue
+        if parts[0] in out:
+            errors.append(f"chapter-map: {parts[0]!r} is described twice")
+        out[parts[0]] = (parts[1], parts[2] or "–")
+    return out, errors
+
+
+def chapter_map_rows(
+    order: list[str], described: dict, numbers: dict[str, str], titles: dict[str, str]
+) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """The chapter map: ``(docname, "3. Title", page)`` for every page of the table of
+    contents, in its order, and the problems (a page without a description, a
+    description of a page that is not in the table of contents)."""
+    pages = {posixpath.basename(d): d for d in order}
+    rows, problems = [], []
+    for docname in order:
+        page = posixpath.basename(docname)
+        if page not in described:
+            problems.append(
+                f"chapter-map: {docname} is in the table of contents but not described"
+            )
+            continue
+        number = numbers.get(docname)
+        title = titles.get(docname, page)
+        rows.append((docname, f"{number}. {title}" if number else title, page))
+    problems += [
+        f"chapter-map: {page!r} is described but not in the table of contents"
+        for page in described
+        if page not in pages
+    ]
+    return rows, problems
+
+
+def git_commit(folder: str | os.PathLike) -> tuple[str, bool | None]:
+    """(``git rev-parse HEAD`` of the repository holding ``folder``, whether tracked
+    files differ from it); ("unknown", None) without git or outside a repository."""
+
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(folder), *args],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+
+    try:
+        head = git("rev-parse", "HEAD")
+        if head.returncode != 0:
+            return "unknown", None
+        status = git("status", "--porcelain", "--untracked-files=no")
+        dirty = bool(status.stdout.strip()) if status.returncode == 0 else None
+        return head.stdout.strip(), dirty
+    except (OSError, subprocess.SubprocessError):
+        return "unknown", None
+
+
+def _json_number(value):
+    """n_se as JSON: a number, null (no spread), or "inf" (a difference with SE 0)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return "inf" if math.isinf(value) else float(value)
+
+
+def reproduction_record(
+    ledgers: list[dict],
+    *,
+    commit: str,
+    dirty: bool | None,
+    date: str,
+    version: str,
+    titles: dict[str, str] | None = None,
+) -> dict:
+    """Every row of every ledger, with the build's provenance, as one JSON object.
+
+    ``rows`` holds all rows (an entry another chapter owns has ``owner`` set and
+    verdict "see <owner>"; ``counts`` skips it, as the book's tables do).
+    """
+    titles = titles or {}
+    fields = (
+        "item",
+        "source",
+        "ours",
+        "difference",
+        "n_se",
+        "verdict",
+        "rule",
+        "cause",
+        "owner",
+    )
+    rows = [
+        {"chapter": ledger["chapter"],
+         **{f: (_json_number(r.get(f)) if f == "n_se" else r.get(f)) for f in fields}}
+        for ledger in ledgers
+        for r in ledger["rows"]
+    ]  # fmt: skip
+    owned = [r for ledger in ledgers for r in owned_rows(ledger)]
+    counts = {v: sum(r["verdict"] == v for r in owned) for v in VERDICTS}
+    return {
+        "description": (
+            "Reproduction ledgers of the lssvm book: one row per entry of a source "
+            "(item), the source's value, ours, the difference, the difference in "
+            'standard errors (n_se: a number, null without a spread, "inf" for a '
+            "difference with standard error 0), the verdict, the rule it follows and "
+            "the cause. A row with an owner is an entry owned by another chapter "
+            '(verdict "see <owner>"), not counted in counts.'
+        ),
+        "commit": commit,
+        "worktree_modified": dirty,
+        "date": date,
+        "lssvm_version": version,
+        "verdicts": list(VERDICTS),
+        "counts": counts,
+        "chapters": [
+            {
+                "chapter": ledger["chapter"],
+                "title": titles.get(ledger["chapter"]),
+                "ledger_matches_source": ledger.get("matches_source"),
+            }
+            for ledger in ledgers
+        ],  # fmt: skip
+        "rows": rows,
+    }
+
+
+# --- Sphinx: placeholders filled in once every page is read -------------------------
+
+
+class LedgerPlaceholder(nodes.General, nodes.Element):
+    """Replaced when the page is written; ``kind`` says by what."""
+
+
+class NumberPlaceholder(nodes.Inline, nodes.TextElement):
+    """Replaced by the number ``key`` when the page is written."""
+
+
+def _note_page(env, docname):
+    if not hasattr(env, "ledger_pages"):
+        env.ledger_pages = set()
+    env.ledger_pages.add(docname)
+
+
+class _Placeholder(Directive):
+    kind = ""
+    has_content = False
+
+    def run(self):
+        _note_page(
+            self.state.document.settings.env, self.state.document.settings.env.docname
+        )
+        return [LedgerPlaceholder(kind=self.kind)]
+
+
+class ReproductionStatus(_Placeholder):
+    kind = "status"
+
+
+class ReproductionVerdict(_Placeholder):
+    kind = "verdict"
+
+
+class ReproductionOpenItems(_Placeholder):
+    kind = "open-items"
+
+
+class ChapterMap(Directive):
+    """``<page> | <topic> | <reproduces>`` lines; topic and sources are MyST inline."""
+
+    has_content = True
+
+    def run(self):
+        env = self.state.document.settings.env
+        _note_page(env, env.docname)
+        described, errors = parse_chapter_map(list(self.content))
+        out = LedgerPlaceholder(kind="map")
+        for error in errors:
+            logger.warning(error, location=(env.docname, self.lineno))
+        for page, (topic, reproduces) in described.items():
+            cell = nodes.container(page=page)  # parsed now: roles resolve as usual
+            for text in (topic, reproduces):
+                para = nodes.paragraph()
+                parsed, messages = self.state.inline_text(text, self.lineno)
+                para += parsed
+                cell += para
+                cell += messages
+            out += cell
+        return [out]
+
+
+def number_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    env = inliner.document.settings.env
+    _note_page(env, env.docname)
+    return [NumberPlaceholder(rawtext, "", key=text.strip())], []
+
+
+def json_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{reproduction-json}`text```: a link to reproduction.json (written at the end
+    of the build, at the root of the HTML output)."""
+    uri = _json_uri(inliner.document.settings.env.docname)
+    return [nodes.reference(rawtext, text.strip() or JSON_NAME, refuri=uri)], []
+
+
+def _table(header, rows, classes, widths=None) -> nodes.table:
+    """A docutils table; a cell is text, a node, or a list of nodes."""
+    table = nodes.table(classes=[*classes, *(["colwidths-given"] if widths else [])])
     group = nodes.tgroup(cols=len(header))
     table += group
-    for _ in header:
-        group += nodes.colspec(colwidth=1)
+    for width in widths or [1] * len(header):
+        group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
     row = nodes.row()
@@ -81,16 +545,25 @@ def _table(header: list[str], rows: list[list[str]], link=None) -> nodes.table:
     group += body
     for values in rows:
         row = nodes.row()
-        for i, text in enumerate(values):
-            para = nodes.paragraph()
-            uri = link(text) if (i == 0 and link) else None
-            para += nodes.reference(text, text, refuri=uri) if uri else nodes.Text(text)
-            row += nodes.entry("", para)
+        for value in values:
+            entry = nodes.entry()
+            if isinstance(value, str):
+                entry += nodes.paragraph(text=value)
+            elif isinstance(value, nodes.paragraph):
+                entry += value
+            else:
+                entry += nodes.paragraph(
+                    "", "", *([value] if isinstance(value, nodes.Node) else value)
+                )
+            row += entry
         body += row
     return table
 
 
 def _ledger_dir(app) -> Path:
+    """$LSSVM_LEDGER_DIR (where the chapters wrote them) or _build/ledgers."""
+    if os.environ.get(LEDGER_DIR_ENV):
+        return Path(os.environ[LEDGER_DIR_ENV])
     return Path(app.outdir).parent / "ledgers"
 
 
@@ -109,37 +582,236 @@ def read_ledgers(app, docnames: list[str]) -> list[dict]:
             continue
         ledger = json.loads(path.read_text(encoding="utf-8"))
         digest = hashlib.sha1(source.read_bytes()).hexdigest()
-        if ledger.get("source_sha1") not in (None, digest):
+        ledger["matches_source"] = ledger.get("source_sha1") in (None, digest)
+        if not ledger["matches_source"]:
             logger.warning(f"{path} was written by another version of {source}")
         out.append(ledger)
     return out
 
 
-def _resolve(app, doctree, docname):
-    placeholders = list(doctree.findall(status_placeholder))
-    if not placeholders:
-        return
-    order = [d for d in app.env.toctree_includes.get(app.config.root_doc, [])]
-    summary, open_items = assemble(read_ledgers(app, order))
+def _order(app) -> list[str]:
+    """The pages of the table of contents, in reading order (the root's toctree)."""
+    return list(app.env.toctree_includes.get(app.config.root_doc, []))
 
-    def link(chapter):
-        target = next((d for d in order if Path(d).name == chapter), None)
-        return app.builder.get_relative_uri(docname, target) if target else None
 
-    for node in placeholders:
-        node.replace_self(
-            [
-                _table(SUMMARY_HEADER, summary, link),
+def _titles(app, docnames) -> dict[str, str]:
+    return {d: app.env.titles[d].astext() for d in docnames if d in app.env.titles}
+
+
+def _numbers(app, docnames) -> dict[str, str]:
+    """The chapter numbers Sphinx gave the pages ("3"), where the toc is numbered."""
+    out = {}
+    for d in docnames:
+        number = getattr(app.env, "toc_secnumbers", {}).get(d, {}).get("")
+        if number:
+            out[d] = ".".join(map(str, number))
+    return out
+
+
+def _cache(app) -> dict:
+    """The ledgers and titles, read once per build (pages are written one by one)."""
+    if getattr(app, "_ledgers_cache", None) is None:
+        order = _order(app)
+        ledgers = read_ledgers(app, order)
+        titles = _titles(app, order)
+        by_chapter = {posixpath.basename(d): d for d in order}
+        app._ledgers_cache = {
+            "order": order,
+            "ledgers": ledgers,
+            "titles": titles,
+            "chapter_titles": {c: titles.get(d, c) for c, d in by_chapter.items()},
+            "by_chapter": by_chapter,
+            "numbers": _numbers(app, order),
+        }
+    return app._ledgers_cache
+
+
+def _link(app, docname, target_doc, text) -> nodes.Node:
+    if target_doc in app.env.all_docs:
+        uri = app.builder.get_relative_uri(docname, target_doc)
+        return nodes.reference(text, text, internal=True, refuri=uri)
+    logger.warning(
+        f"{docname}: {target_doc} is not part of the book; cannot link {text!r}"
+    )
+    return nodes.Text(text)
+
+
+def _json_uri(docname) -> str:
+    return posixpath.relpath(JSON_NAME, posixpath.dirname(docname) or ".")
+
+
+def _chapter_cell(app, docname, chapter, c, full=False):
+    """The chapter's number and (short) title, linked; "all chapters" as it is."""
+    target = c["by_chapter"].get(chapter)
+    title = c["chapter_titles"].get(chapter, chapter)
+    text = title if full else short_title(title)
+    if chapter == "all chapters" or target is None:
+        return nodes.Text(text) if full else text
+    number = c["numbers"].get(target)
+    return _link(app, docname, target, f"{number}. {text}" if number else text)
+
+
+def _verdict(app, docname, c):
+    para = nodes.paragraph(classes=["reproduction-verdict"])
+    for i, sentence in enumerate(verdict_sentences(c["ledgers"], c["chapter_titles"])):
+        if i:
+            para += nodes.Text(" ")
+        for segment in sentence:
+            if isinstance(segment, str):
+                para += nodes.Text(segment)
+            elif segment[1] == "status":
+                para += _link(app, docname, STATUS_DOC, segment[0])
+            elif segment[1] == "json":
+                para += nodes.reference(
+                    segment[0], segment[0], refuri=_json_uri(docname)
+                )
+            else:
+                para += _link(app, docname, c["by_chapter"][segment[1]], segment[0])
+    return [para]
+
+
+def _status(app, docname, c):
+    summary, _ = assemble(c["ledgers"])
+    rows = [[_chapter_cell(app, docname, s[0], c), *s[1:]] for s in summary]
+    return [_table(SUMMARY_HEADER, rows, ["ledger-status", "landing-status"])]
+
+
+def _open_items(app, docname, c):
+    """Per verdict a heading with its count, then per chapter its entries."""
+    out = []
+    for verdict, rows in open_item_tables(c["ledgers"]).items():
+        out.append(
+            nodes.rubric(
+                text=f"{verdict.capitalize()}: {_count(len(rows), 'entry', 'entries')}"
+            )
+        )
+        chapters = list(dict.fromkeys(r[0] for r in rows))
+        for chapter in chapters:
+            mine = [r[1:] for r in rows if r[0] == chapter]
+            out.append(
                 nodes.paragraph(
-                    text="Every item whose verdict is not \u201creproduced\u201d:"
-                ),
-                _table(OPEN_HEADER, open_items, link),
+                    "",
+                    "",
+                    _chapter_cell(app, docname, chapter, c, full=True),
+                    nodes.Text(f": {_count(len(mine), 'entry', 'entries')}"),
+                    classes=["open-items-chapter"],
+                )
+            )
+            out.append(_table(OPEN_HEADER[1:], mine, ["open-items"]))
+    return out
+
+
+def _map(app, docname, c, node):
+    described = {cell["page"]: cell for cell in node.children}
+    rows, problems = chapter_map_rows(c["order"], described, c["numbers"], c["titles"])
+    for problem in problems:
+        logger.warning(problem, location=docname)
+    cells = []
+    for target, label, page in rows:
+        topic, reproduces = [
+            n for n in described[page].children if isinstance(n, nodes.paragraph)
+        ]
+        cells.append(
+            [
+                _link(app, docname, target, label),
+                topic.deepcopy(),
+                reproduces.deepcopy(),
             ]
         )
+    return [_table(MAP_HEADER, cells, ["chapter-map"])]
+
+
+def _resolve(app, doctree, docname):
+    placeholders = list(doctree.findall(LedgerPlaceholder))
+    numbers = list(doctree.findall(NumberPlaceholder))
+    if not placeholders and not numbers:
+        return
+    c = _cache(app)
+    for node in placeholders:
+        kind = node["kind"]
+        if kind == "map":
+            node.replace_self(_map(app, docname, c, node))
+        elif kind == "verdict":
+            node.replace_self(_verdict(app, docname, c))
+        elif kind == "status":
+            node.replace_self(_status(app, docname, c))
+        else:
+            node.replace_self(_open_items(app, docname, c))
+    for node in numbers:
+        try:
+            text = number_text(c["ledgers"], node["key"])
+        except ValueError as error:
+            logger.warning(str(error), location=docname)
+            text = "??"
+        node.replace_self(nodes.Text(text))
+
+
+def _env_updated(app, env):
+    """Pages that show ledgers are rewritten at every build: the ledgers may have
+    changed while their own sources did not."""
+    app._ledgers_cache = None
+    return sorted(getattr(env, "ledger_pages", set()) & set(env.found_docs))
+
+
+def _purge(app, env, docname):
+    getattr(env, "ledger_pages", set()).discard(docname)
+
+
+def _merge(app, env, docnames, other):
+    if not hasattr(env, "ledger_pages"):
+        env.ledger_pages = set()
+    env.ledger_pages |= getattr(other, "ledger_pages", set()) & set(docnames)
+
+
+def write_json(app, exception):
+    """``reproduction.json`` at the root of the HTML output: every ledger row."""
+    if exception is not None or app.builder.format != "html":
+        return
+    import lssvm
+
+    c = _cache(app)
+    commit, dirty = git_commit(app.srcdir)
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (
+        datetime.fromtimestamp(int(epoch), timezone.utc)
+        if epoch
+        else datetime.now(timezone.utc)
+    )
+    record = reproduction_record(
+        c["ledgers"],
+        commit=commit,
+        dirty=dirty,
+        date=when.isoformat(timespec="seconds"),
+        version=lssvm.__version__,
+        titles=c["chapter_titles"],
+    )
+    path = Path(app.outdir) / JSON_NAME
+    path.write_text(
+        json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+def _add_css(app, config):
+    """The landing page's CSS (book/_static/landing.css): status columns sized to their
+    content, so that no header breaks inside a word."""
+    static = Path(__file__).resolve().parents[1] / "_static"
+    config.html_static_path = [*config.html_static_path, str(static)]
+    app.add_css_file("landing.css")
 
 
 def setup(app):
-    app.add_node(status_placeholder)
+    app.add_node(LedgerPlaceholder)
+    app.add_node(NumberPlaceholder)
     app.add_directive("reproduction-status", ReproductionStatus)
+    app.add_directive("reproduction-verdict", ReproductionVerdict)
+    app.add_directive("reproduction-open-items", ReproductionOpenItems)
+    app.add_directive("chapter-map", ChapterMap)
+    app.add_role("reproduction-number", number_role)
+    app.add_role("reproduction-json", json_role)
+    app.connect("config-inited", _add_css)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-updated", _env_updated)
     app.connect("doctree-resolved", _resolve)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("build-finished", write_json)
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}
