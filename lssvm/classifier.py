@@ -73,7 +73,7 @@ _PROBABILITY_ATTRIBUTES = (
 )
 
 
-def _has_probability(estimator):
+def has_probability(estimator):
     """``predict_proba`` exists only with ``probability`` set (as in SVC)."""
     return estimator.probability is not False and estimator.probability is not None
 
@@ -484,7 +484,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             self._prior = float(w[t > 0].sum() / w.sum())  # pi_+, weighted
             self._cholesky_ = factor  # U^T U = K + I/gamma (weighted diagonal)
 
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_proba(self, X):
         """Class probabilities, columns in the order of ``classes_``.
 
@@ -510,7 +510,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             p_pos = P[:, 0] if C[1, 0] > 0 else 1.0 - P[:, 0]
             return np.column_stack([1.0 - p_pos, p_pos])
         M = len(self.classes_)
-        cols = mc._pair_columns(C)
+        cols = mc.pair_columns(C)
         if cols is None or C.shape[1] != M * (M - 1) // 2:  # not one-versus-one
             return prob.code_probabilities(P, C)
         R = np.full((P.shape[0], M, M), 0.5)  # R_ij = P(class i | i or j, x)
@@ -521,7 +521,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                     R[:, i, j] = P[:, col] if C[i, col] > 0 else 1.0 - P[:, col]
         return prob.pairwise_coupling(R)
 
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
         with np.errstate(divide="ignore"):

@@ -83,7 +83,7 @@ def _row_sq_norms(X):
 
 
 @functools.cache
-def _blas():
+def blas_controller():
     """The loaded BLAS libraries (numpy's and scipy's), found once per process."""
     return ThreadpoolController().select(user_api="blas")
 
@@ -100,7 +100,7 @@ class Kernel:
         X, Z = self._prepare(X), self._prepare(X if Z is None else Z)
         K = np.empty((X.shape[0], Z.shape[0]))
         sq_X, sq_Z = self._sq_norms(X), self._sq_norms(Z)
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             for i0, i1 in _row_blocks(X.shape[0]):
                 rows = None if sq_X is None else sq_X[i0:i1]
                 self._block(X[i0:i1], Z, rows, sq_Z, out=K[i0:i1])
@@ -117,7 +117,7 @@ class Kernel:
         n = X.shape[0]
         K = np.empty((n, n))
         sq = self._sq_norms(X)
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             for i0, i1 in _row_blocks(n):
                 rows, cols = (None, None) if sq is None else (sq[i0:i1], sq[:i1])
                 self._block(X[i0:i1], X[:i1], rows, cols, out=K[i0:i1, :i1])

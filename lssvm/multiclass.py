@@ -287,10 +287,10 @@ def loss_distance(latent, C, T=None) -> NDArray[np.float64]:
 
 def is_one_vs_one(C) -> bool:
     """True if every pair of classes has a column with exactly those two nonzero."""
-    return _pair_columns(np.asarray(C)) is not None
+    return pair_columns(np.asarray(C)) is not None
 
 
-def _pair_columns(C):
+def pair_columns(C):
     M = C.shape[0]
     cols = np.full((M, M), -1, dtype=np.intp)  # cols[i, j]: bit of pair (i, j)
     for j in range(C.shape[1]):
@@ -303,7 +303,7 @@ def _pair_columns(C):
 
 
 def _dag(latent, C):
-    cols = _pair_columns(C)
+    cols = pair_columns(C)
     if cols is None:
         raise ValueError(
             "decoding='dag' needs a one-versus-one code: a column for every pair of "

@@ -145,3 +145,37 @@ def test_import_lssvm_loads_no_relative_and_no_matplotlib():
         "assert RLSSVMClassifier.__module__ == 'lssvm.relatives.rls_svm'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_no_module_imports_a_private_name_of_another():
+    """What crosses a module line is public (no leading underscore) or a module.
+
+    ``from ..kernels import _helper`` or ``evidence._helper(...)`` ties one module to
+    another's internals; the layered package keeps those helpers public (without the
+    underscore) when another module needs them. Importing a private *module*
+    (``from .. import _validation``, ``from .._base import LSSVMBase``) is fine.
+    """
+    package = Path(__file__).resolve().parents[1] / "lssvm"
+    modules = {p.stem for p in package.rglob("*.py")}
+    offending = []
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        imported_modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                for alias in node.names:
+                    name = alias.name
+                    if name.startswith("_") and name not in modules:
+                        offending.append(f"{path.relative_to(package)}: import {name}")
+                    if name in modules:
+                        imported_modules.add(alias.asname or name)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported_modules
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
+                offending.append(f"{path.relative_to(package)}: {node.value.id}.{node.attr}")
+    assert not offending, offending

@@ -176,7 +176,7 @@ def _to_remove(weights, path, threshold, one_at_a_time):
     relative = weights / weights.max()
     low = np.flatnonzero(relative < threshold)
     if one_at_a_time and low.size:
-        floor = 1.01 * np.exp(-evidence._LOG_SIGMA2_BOUNDS[1])  # just above the bound
+        floor = 1.01 * np.exp(-evidence.LOG_SIGMA2_BOUNDS[1])  # just above the bound
         key = np.lexsort(
             (np.log(path[:, low]).mean(axis=0), np.maximum(weights[low], floor))
         )
@@ -246,7 +246,7 @@ def ard(
     say = Progress("ard", verbose)
 
     names = feature_names(X)
-    X, t, _ = evidence._check_data(X, y, task, owner="ard")
+    X, t, _ = evidence.check_data(X, y, task, owner="ard")
     y = np.asarray(y)
     n = X.shape[1]
     _check_options(threshold, min_features, max_iter, max_stages, n)

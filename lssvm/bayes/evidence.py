@@ -87,7 +87,7 @@ __all__ = [
 TASKS = ("classification", "regression")
 _LOG_GAMMA_SPAN = (-8.0, 22.0)  # search gamma * lambda_max in [e^-8, e^22]
 _N_GRID = 121
-_LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
+LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
 # N x N matrices held while the centred spectrum [VG 8] is computed (K, Q K, Q K Q,
 # its eigenvectors, Q and V), compared with the available memory before allocating.
 _SPECTRUM_MATRICES = 6
@@ -295,7 +295,7 @@ def _level2_at(spectrum: Spectrum, gamma: float) -> dict:
 
 
 # ------------------------------------------------------------------ validation
-def _check_data(X, y, task, *, owner="level2"):
+def check_data(X, y, task, *, owner="level2"):
     """X (float64, finite, >= 3 rows), targets t (+-1 or real) and the classes.
 
     Validated as the estimators validate: sparse, complex or string input and
@@ -427,7 +427,7 @@ def level2(
     True
     """
     X_given = X  # the level-1 model is fitted on X as given: its feature names
-    X, t, classes = _check_data(X, y, task, owner="level2")
+    X, t, classes = check_data(X, y, task, owner="level2")
     if isinstance(kernel, str) and kernel == "rbf":
         sigma2 = _check_sigma2(sigma2, X.shape[1])
     K = make_kernel(kernel, sigma2=sigma2)(X)
@@ -520,7 +520,7 @@ def log_evidence_gradient(
     log_evidence : float
     gradient : float or ndarray of shape (n_features,)
     """
-    X, t, _ = _check_data(X, y, task, owner="log_evidence_gradient")
+    X, t, _ = check_data(X, y, task, owner="log_evidence_gradient")
     s = _check_sigma2(sigma2, X.shape[1])
     widths = np.broadcast_to(np.asarray(s, dtype=np.float64), (X.shape[1],))
     value, grad, _ = _evidence_and_gradient(X, t, widths)
@@ -560,7 +560,7 @@ def level3(
         ``path`` has one row per iteration, for plots such as [VanGestel01] [VG Fig. 1].
     """
     X_given = X
-    X, t, _ = _check_data(X, y, task, owner="level3")
+    X, t, _ = check_data(X, y, task, owner="level3")
     n = X.shape[1]
     s0 = _initial_sigma2(X, t) if sigma2 is None else _check_sigma2(sigma2, n)
     x0 = np.log(np.broadcast_to(s0, (n,)) if ard else np.atleast_1d(np.mean(s0)))
@@ -575,7 +575,7 @@ def level3(
     path = [np.exp(x0)]
     opt = minimize(
         objective, x0, jac=True, method="L-BFGS-B",
-        bounds=[_LOG_SIGMA2_BOUNDS] * len(x0),
+        bounds=[LOG_SIGMA2_BOUNDS] * len(x0),
         options=dict(maxiter=max_iter), callback=lambda x: path.append(np.exp(x)),
     )  # fmt: skip
     best = widths(opt.x) if ard else float(np.exp(opt.x[0]))

@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 
-from ..kernels import _blas
+from ..kernels import blas_controller
 from .operators import KernelOperator
 
 __all__ = ["DaskKernelOperator", "cyclic_pairs"]
@@ -71,7 +71,7 @@ def _window_product(kernel, block_size, V, offsets, window, *blocks):
     out = np.zeros_like(Vc)
     b, n_i = op.block_size, len(blocks[0])
     buffer = np.empty((b, b))
-    with _blas().limit(limits=1):
+    with blas_controller().limit(limits=1):
         for r0 in range(0, n_i, b):  # rows of block i, in tiles
             r1 = min(r0 + b, n_i)
             for c0, c1 in _column_tiles(r0, r1, starts, b):

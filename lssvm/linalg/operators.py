@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve
 
 from .._validation import check_n_jobs
-from ..kernels import RBF, Kernel, _blas
+from ..kernels import RBF, Kernel, blas_controller
 from .nystrom import nystrom_factor
 
 __all__ = ["KernelOperator", "NystromPreconditioner"]
@@ -167,7 +167,7 @@ class KernelOperator:
                         partial[j0:j1] += tile.T @ V2[i0:i1]
             return partial
 
-        with _blas().limit(limits=1):  # thin products: one thread runs them best
+        with blas_controller().limit(limits=1):  # thin products: one thread runs them best
             if self.n_jobs == 1 or len(lanes) == 1:
                 partials = [run(lane) for lane in lanes]
             else:

@@ -28,7 +28,7 @@ from .._validation import (
     check_numeric_targets,
     check_positive,
 )
-from ..classifier import LSSVMClassifier, _has_probability, check_probability
+from ..classifier import LSSVMClassifier, has_probability, check_probability
 from ..kernels import Precomputed, fit_view
 from ..linalg.memory import check_dense_memory
 from ..regressor import LSSVMRegressor
@@ -555,12 +555,12 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
     def predict(self, X):
         return self._delegate(X).predict(X)
 
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_proba(self, X):
         """Class probabilities of the refit classifier (needs ``probability``)."""
         return self._delegate(X).predict_proba(X)
 
-    @available_if(_has_probability)
+    @available_if(has_probability)
     def predict_log_proba(self, X):
         """Logarithm of :meth:`predict_proba`."""
         return self._delegate(X).predict_log_proba(X)

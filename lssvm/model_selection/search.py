@@ -46,7 +46,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .._log import Progress
-from ..kernels import _blas, make_kernel
+from ..kernels import blas_controller, make_kernel
 from ..linalg.memory import check_dense_memory
 from .closed_form import ClosedFormCV, score_latent
 
@@ -178,7 +178,7 @@ class _Evaluator:
         """Evaluate ``gammas x sigma2s`` with BLAS at SEARCH_BLAS_THREADS threads."""
         if SEARCH_BLAS_THREADS is None:
             return self._grid(gammas, sigma2s, stage)
-        with _blas().limit(limits=SEARCH_BLAS_THREADS):
+        with blas_controller().limit(limits=SEARCH_BLAS_THREADS):
             return self._grid(gammas, sigma2s, stage)
 
     def _grid(self, gammas, sigma2s, stage):

@@ -81,7 +81,7 @@ from .._validation import (
     check_not_precomputed,
     check_positive,
 )
-from ..kernels import RBF, Precomputed, _blas, make_kernel
+from ..kernels import RBF, Precomputed, blas_controller, make_kernel
 from ..linalg import memory
 from ..linalg.nystrom import NystromFeatureMap
 from ..linalg.solvers import conjugate_gradient
@@ -209,7 +209,7 @@ def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None, Wc=None):
     C = np.zeros((n_folds, r + 1, q))
     yy = np.zeros((n_folds, q))
     counts = np.zeros(n_folds)
-    with _blas().limit(limits=1):  # one thread per chunk: the same sums everywhere
+    with blas_controller().limit(limits=1):  # one thread per chunk: the same sums everywhere
         B = np.empty((Xc.shape[0], r + 1))
         Kc = kernel(Xc, Z)
         B[:, :r] = Kc if T is None else Kc @ T  # Phi(X_c) = K(X_c, Z) U diag(s)^-1/2
@@ -406,7 +406,7 @@ class LeaveOneOut:
         u_k^T \operatorname{diag}(d) u_l)`, leaving out row k (all of its weight)
         gives :math:`e_k / (1 - h_{kk})`, and the sum is weighted by v_k.
         """
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             U = kernel(Xc, Z) @ self.T - self.u0  # u_k, (n_c, r)
             H = self.inv_n + (U * U) @ self.shrink.T  # h_kk, (n_c, n_gammas)
             if Wc is not None:
@@ -492,7 +492,7 @@ def _pcg_block(Xb, Yb, Wb, coef, kernel, Z, chunk_size, start):
 
     def one(i):
         rows = slice(i, i + chunk_size)
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             return _pcg_products(kernel(Xb[rows], Z), None if Yb is None else Yb[rows],
                                  None if Wb is None else Wb[rows], alpha, b)
 
@@ -592,7 +592,7 @@ class NystromRidgePCG:
     def _chunk(self, i, alpha, b, Y):
         rows = slice(i, i + self.chunk_size)
         W = None if self.W is None else self.W[rows]
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             Kc = self._blocks.get(i)
             if Kc is None:
                 Kc = self.kernel(self.X[rows], self.Z)  # (n_c, m)
@@ -631,7 +631,7 @@ class NystromRidgePCG:
         return dask.compute(pairwise_sum(parts, dask.delayed(np.add, pure=True)))[0]
 
     def _to_features(self, G):
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             return np.vstack([self.T.T @ G[:-1], G[-1:]])
 
     def rhs(self, Y):
@@ -643,7 +643,7 @@ class NystromRidgePCG:
     def matvec(self, V):
         """H V = A^T V A V + [V_w / gamma; 0]: one pass over the rows."""
         self.n_matvec += 1
-        with _blas().limit(limits=1):
+        with blas_controller().limit(limits=1):
             alpha = self.T @ V[:-1]  # kernel-space coefficients T w
         out = self._to_features(self._pass(alpha=alpha, b=V[-1]))
         out[:-1] += V[:-1] / self.gamma
