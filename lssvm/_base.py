@@ -142,9 +142,18 @@ def degenerate_width(kernel, X) -> str | None:
     if not isinstance(kernel, RBF) or X.shape[0] < 2:
         return None
     rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
-    K = kernel(X[rows])
-    off = K[~np.eye(len(rows), dtype=bool)]
-    alone = np.mean(np.max(K - np.eye(len(rows)), axis=1) < _WIDTH_ZERO)
+    # each sampled row against every row (O(s N), in column blocks): its nearest
+    # neighbour may be any training point, not only another sampled one
+    Xs = X[rows]
+    nearest = np.full(len(rows), -1.0)  # largest K(x_s, x_j), j != s
+    smallest = np.inf  # smallest off-diagonal entry
+    for c0 in range(0, X.shape[0], 8192):
+        K = kernel(Xs, X[c0:c0 + 8192])
+        own = (rows >= c0) & (rows < c0 + K.shape[1])
+        K[np.flatnonzero(own), rows[own] - c0] = np.nan  # leave out the point itself
+        nearest = np.fmax(nearest, np.nanmax(K, axis=1, initial=-1.0))
+        smallest = min(smallest, float(np.nanmin(K, initial=np.inf)))
+    alone = np.mean(nearest < _WIDTH_ZERO)
     if alone >= _WIDTH_ALONE:
         return (
             f"the identity for {100 * alone:.0f}% of the sampled rows: sigma2 is far "
@@ -152,7 +161,7 @@ def degenerate_width(kernel, X) -> str | None:
             "away from the training points (every test decision equal: the "
             "majority class)"
         )
-    if off.min() > 1.0 - _WIDTH_FLAT:
+    if smallest > 1.0 - _WIDTH_FLAT:
         return (
             "constant (all ones): sigma2 is far above the squared distances "
             "between the points, so the model is numerically flat"

@@ -449,10 +449,10 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             f"one class: at {len(rows)} sampled training points the decision without "
             f"the point's own term is class {self.classes_[top:top + 1].tolist()[0]!r} for "
             f"{100 * predicted:.0f}% of them, although {100 * actual:.0f}% of their "
-            "labels are that class. The kernel "
-            f"({self.kernels_[0]!r}) is too narrow for the distances between the "
-            "inputs, or gamma too small: try sigma2='scale', scale the inputs, or "
-            "tune the parameters (LSSVMClassifierCV).",
+            f"labels are that class. Check the kernel ({self.kernels_[0]!r}) against "
+            "the distances between the inputs (an RBF sigma2 far below them does "
+            "this; sigma2='scale' or scaled inputs avoid it) and gamma (a small gamma "
+            "shrinks every output to b), or tune them (LSSVMClassifierCV).",
             NumericalWarning,
             stacklevel=3,
         )
