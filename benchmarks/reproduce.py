@@ -195,7 +195,9 @@ def later_steps() -> list[Step]:
                  "Santa Fe folds"),
                 ("rls_splice_codes.json", "rls_splice_codes.py", "splice codes"),
                 ("pruning_val50_multiclass.json", "pruning_val50_multiclass.py",
-                 "pruning with a validation half, multiclass sets"))]
+                 "pruning with a validation half, multiclass sets"),
+                ("fixed_size_million.json", "bench_fixed_size_million.py",
+                 "fixed-size PCG at N = 10^6, m = 1000 and 10,000"))]
 
 
 # --- cost estimates from the stored files --------------------------------------------
