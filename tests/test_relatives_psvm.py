@@ -142,10 +142,16 @@ def test_sample_weight_equals_repeated_rows(params):
         PSVMClassifier(**params).fit(X, y, sample_weight=(y != 0).astype(float))
 
 
-def test_estimators_without_a_weighted_form_refuse_sample_weight():
-    # D17: README's list of estimators without sample_weight is exact
+def test_the_readme_lists_exactly_the_estimators_that_refuse_sample_weight():
+    # D17: the README's two lists (with and without sample_weight) are exact
+    import inspect
+    import re
+    from pathlib import Path
+
+    import lssvm
+    import lssvm.relatives as relatives
     from lssvm.relatives import (
-        LSSVMRFE,
+        FisherDiscriminant,
         KernelPLSRegression,
         LapRLSClassifier,
         LapSVMClassifier,
@@ -154,7 +160,32 @@ def test_estimators_without_a_weighted_form_refuse_sample_weight():
     )
 
     X, y = load_iris(return_X_y=True)
-    for cls in (RVMRegressor, RVMClassifier, KernelPLSRegression, LapRLSClassifier,
-                LapSVMClassifier, LSSVMRFE):  # fmt: skip
+    refusing = (RVMRegressor, RVMClassifier, KernelPLSRegression, LapRLSClassifier,
+                LapSVMClassifier, FisherDiscriminant)  # fmt: skip
+    for cls in refusing:
         with pytest.raises(TypeError, match=rf"{cls.__name__}\.fit\(\) got an unexpected"):
             cls().fit(X, y, sample_weight=np.ones(len(y)))
+    estimators = {
+        name: obj for module in (lssvm, relatives) for name in module.__all__
+        if inspect.isclass(obj := getattr(module, name)) and hasattr(obj, "fit")
+    }
+    weighted = {n for n, c in estimators.items()
+                if "sample_weight" in inspect.signature(c.fit).parameters}
+    assert weighted.isdisjoint(c.__name__ for c in refusing)
+    assert weighted | {c.__name__ for c in refusing} == set(estimators)
+    assert weighted == {
+        "LSSVMClassifier", "LSSVMRegressor", "LSSVMClassifierCV", "LSSVMRegressorCV",
+        "RLSSVMClassifier", "FixedSizeLSSVMClassifier", "FixedSizeLSSVMRegressor",
+        "PSVMClassifier", "LSSVMRFE",
+    }  # fmt: skip
+    readme = Path(__file__).resolve().parents[1].joinpath("README.md").read_text()
+    block = readme[readme.index("# Sample weights in the fit of"):]
+    block = " ".join(block[: block.index("import numpy as np")].replace("#", " ").split())
+    takes, refuses = block.split("take no sample_weight")[0].split("The RVMs")
+    for token in ("LSSVMClassifier", "LSSVMRegressor", "their CV versions",
+                  "RLSSVMClassifier", "the fixed-size estimators", "PSVMClassifier",
+                  "LSSVMRFE"):  # fmt: skip
+        assert token in takes, token
+    for token in ("KernelPLSRegression", "LapRLS/LapSVM", "FisherDiscriminant"):
+        assert token in refuses, token
+    assert re.search(r"RVM", "The RVMs" + refuses)
