@@ -89,6 +89,17 @@ def test_directives_targets_and_comments_become_markdown(refs):
     assert "```python\n{eq}`kept` in a code block\n```" in out  # code is left alone
 
 
+def test_directives_the_book_assembles_become_a_note(refs):
+    # the landing page's verdict, chapter map and status tables are assembled by
+    # book/_ext/ledgers.py when the book is built; the notebook says where they are
+    for name in ("reproduction-verdict", "chapter-map", "reproduction-status",
+                 "reproduction-open-items"):  # fmt: skip
+        source = f"```{{{name}}}\nguide | a line of the map\n```"
+        out = notebook_pages.convert_markdown(source, "book/intro", refs, {})
+        assert out.startswith("*(Here the built book shows "), (name, out)
+        assert "```" not in out and "guide |" not in out
+
+
 def test_published_notebook_keeps_outputs_and_explains_itself(refs):
     figure = {
         "mystnb": {

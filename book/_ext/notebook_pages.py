@@ -214,12 +214,17 @@ def _convert_directive(name, argument, options, body, docname, refs, attachments
         )
     if name == "solution-end":
         return ""
-    if name in ("tableofcontents", "reproduction-status", "bibliography"):
-        what = {
-            "tableofcontents": "the table of contents",
-            "reproduction-status": "the reproduction status table",
-            "bibliography": "the bibliography",
-        }[name]
+    # directives whose content the built book assembles (book/_ext/ledgers.py)
+    assembled = {
+        "tableofcontents": "the table of contents",
+        "reproduction-status": "the reproduction status table",
+        "reproduction-verdict": "the verdict counted from the chapters' ledgers",
+        "reproduction-open-items": "every entry not judged reproduced, with its cause",
+        "chapter-map": "the map of the chapters",
+        "bibliography": "the bibliography",
+    }
+    if name in assembled:
+        what = assembled[name]
         return f"*(Here the built book shows {what}.)*"
     return None  # unknown: left as it is
 
