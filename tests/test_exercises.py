@@ -21,9 +21,10 @@ from test_book import (
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
-# Pages that are not chapters with exercises: the front page, the API reference, the
-# bibliography, and the benchmark overview.
-NO_EXERCISES = {"intro", "api", "references"}
+# Pages that are not chapters with exercises: the front page, the practical guide
+# (a how-to without derivations, outside the numbered chapters), the API reference
+# and the bibliography.
+NO_EXERCISES = {"intro", "guide", "api", "references"}
 MIN_EXERCISES = 2
 
 FENCE = re.compile(r"^(`{3,}|~{3,})\{([\w-]+)\}[ \t]*(.*)$", re.M)
