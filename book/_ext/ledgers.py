@@ -13,14 +13,19 @@ the pages ask for with these directives and one role:
   for it, one line ``<page> | <topic> | <what it reproduces>`` each; a page of the
   table of contents without a line, or a line for no such page, is a warning;
 - ``{reproduction-status}``: per chapter the count of each verdict;
-- ``{reproduction-open-items}``: every entry whose verdict is not "reproduced", one
+- ``{reproduction-open-items}``: every row whose verdict is not "reproduced", one
   table per verdict, with the values and the cause;
-- ``{reproduction-number}`key```: a number in the prose (``entries``, ``se-entries``,
-  ``chance-flags``, ``chance-rate``, ``se-flagged``, ``se-flagged-near``);
+- ``{reproduction-number}`key```: a number in the prose (``rows``, ``se-entries``,
+  ``chance-flags``, ``chance-rate``, ``se-flagged``, ``se-flagged-near``,
+  ``holm-entries``, ``holm-tables``, ``holm-flagged``, ``holm-k-max``,
+  ``grouped-rows``, ``grouped-entries``);
 - ``{reproduction-json}`text```: a link to ``reproduction.json``.
 
 Every source entry is counted once: a row with an ``owner`` (an entry that another
-chapter owns, shown with "see <owner>") is skipped everywhere. At the end of an HTML
+chapter owns, shown with "see <owner>") is skipped everywhere. The counts are of
+ledger rows: most rows are one entry, but a row whose ``ours`` value begins with
+"N entries" summarises N entries of a table (see :func:`group_size`), and the verdict
+and the status page say how many entries such rows stand for. At the end of an HTML
 build the extension writes every row of every ledger, with the commit, the date and
 the package's version, to ``reproduction.json`` at the root of the output.
 
@@ -63,6 +68,12 @@ OPEN_ORDER = (
     "not attempted",
 )
 THRESHOLD = re.compile(r"^within (\d+(?:\.\d+)?) (?:predictive )?SE\b")
+HOLM = re.compile(r"\bHolm\b\D*?(\d+) entries")  # "..., Holm over 337 entries"
+# A row that summarises several entries says so at the start of its "ours" value:
+# "80 entries (3 beyond 2 SE ...)". Every other row is one entry.
+GROUP = re.compile(r"^(\d+) entries\b")
+UNEXPLAINED = re.compile(r"(?:^|[;:,(]\s*)unexplained\b", re.IGNORECASE)
+UNRESOLVED = "consistent (unresolved)"  # a cause that says: not a reproduction
 
 
 # --- from ledgers to tables and sentences (pure functions) ----------------------------
@@ -71,6 +82,20 @@ THRESHOLD = re.compile(r"^within (\d+(?:\.\d+)?) (?:predictive )?SE\b")
 def owned_rows(ledger: dict) -> list[dict]:
     """The rows a chapter counts: an entry owned by another chapter is counted there."""
     return [r for r in ledger["rows"] if not r.get("owner")]
+
+
+def group_size(row: dict) -> int | None:
+    """How many source entries a summary row stands for: N where its ``ours`` value
+    begins with "N entries" (for example "80 entries (3 beyond 2 SE ...)"); None for
+    a row that is one entry."""
+    match = GROUP.match(str(row.get("ours") or ""))
+    return int(match.group(1)) if match else None
+
+
+def grouped(rows: list[dict]) -> tuple[int, int]:
+    """(number of summary rows, entries they stand for) among ``rows``."""
+    sizes = [g for g in map(group_size, rows) if g is not None]
+    return len(sizes), sum(sizes)
 
 
 def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
@@ -128,6 +153,23 @@ def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
     return tables
 
 
+def open_heading(ledgers: list[dict], verdict: str) -> str:
+    """The heading of a verdict's table on the status page: its number of rows, and
+    how many table entries its summary rows stand for ("Reproduced qualitatively: 24
+    rows (2 of them stand for 98 table entries)")."""
+    rows = [
+        r for ledger in ledgers for r in owned_rows(ledger) if r["verdict"] == verdict
+    ]
+    groups, entries = grouped(rows)
+    extra = (
+        f" ({_word(groups)} of them {'stands' if groups == 1 else 'stand'} for "
+        f"{entries} table entries)"
+        if groups
+        else ""
+    )
+    return f"{verdict.capitalize()}: {_count(len(rows), 'row', 'rows')}{extra}"
+
+
 def short_title(title: str) -> str:
     """A chapter's title for a narrow column: "Relatives II: semi-supervised ..." ->
     "Relatives II" (the part before a colon), else the title itself."""
@@ -146,21 +188,38 @@ def se_threshold(rule: str) -> float | None:
 def multiplicity(ledgers: list[dict]) -> dict:
     """How many entries a standard-error rule flags by chance alone.
 
-    For an entry judged "within k SE" whose difference is noise (normal, with the
-    standard error the row uses), the rule fails with probability erfc(k / sqrt 2)
-    (4.55% at k = 2). Returns ``se_entries`` (owned entries judged by such a rule),
-    ``expected_flags`` (the sum of those probabilities: the expected number of
-    failures if every one were reproduced), ``rate`` (their mean, in %),
-    ``flagged`` (the entries whose difference exceeds their threshold) and
-    ``flagged_near`` (those of them within one SE beyond it, k < n_se <= k + 1, where
-    nearly all chance failures fall: 94% of them at k = 2).
+    Rows judged by a plain rule "within k SE" (each entry its own row, none left out):
+    for an entry whose difference is noise (normal, with the standard error the row
+    uses), the rule fails with probability erfc(k / sqrt 2) (4.55% at k = 2).
+    Returns ``se_entries`` (owned rows judged by such a rule), ``expected_flags`` (the
+    sum of those probabilities: the expected number of failures if every one were
+    reproduced), ``rate`` (their mean, in %), ``flagged`` (the rows whose difference
+    exceeds their threshold) and ``flagged_near`` (those of them within one SE beyond
+    it, k < n_se <= k + 1, where nearly all chance failures fall: 94% at k = 2).
+
+    Rows judged with Holm's correction ("within 3.79 SE, Holm over 337 entries") are
+    kept apart: a table's passing entries may be summarised in one row, so the rows
+    are not all of the family. ``holm_entries`` is the size of the families (each
+    counted once), ``holm_flagged`` the rows beyond their threshold and ``holm_k_max``
+    the largest threshold (Holm's first step; later steps are lower, never below the
+    uncorrected one). Holm keeps the chance that any entry of a family is flagged by
+    noise alone at 5%; its thresholds are looser than 2 SE, so an entry that passes
+    them shows only that no difference was detected.
     """
-    n = flagged = near = 0
-    expected = 0.0
+    n = flagged = near = holm_flagged = 0
+    expected, holm_k_max = 0.0, 0.0
+    families = {}
     for ledger in ledgers:
         for r in owned_rows(ledger):
-            k = se_threshold(r.get("rule", ""))
+            rule = r.get("rule", "") or ""
+            k = se_threshold(rule)
             if k is None or r.get("n_se") is None:
+                continue
+            holm = HOLM.search(rule)
+            if holm:
+                families[(ledger["chapter"], int(holm.group(1)))] = int(holm.group(1))
+                holm_flagged += r["n_se"] > k
+                holm_k_max = max(holm_k_max, k)
                 continue
             n += 1
             expected += math.erfc(k / math.sqrt(2.0))  # P(|Z| > k)
@@ -173,14 +232,26 @@ def multiplicity(ledgers: list[dict]) -> dict:
         "rate": 100.0 * expected / n if n else 0.0,
         "flagged": flagged,
         "flagged_near": near,
+        "holm_entries": sum(families.values()),
+        "holm_tables": len(families),
+        "holm_flagged": holm_flagged,
+        "holm_k_max": holm_k_max,
     }
 
 
 def number_text(ledgers: list[dict], key: str) -> str:
     """The text of ``{reproduction-number}`key```."""
     stats = multiplicity(ledgers)
+    owned = [r for ledger in ledgers for r in owned_rows(ledger)]
     values = {
-        "entries": str(sum(len(owned_rows(ledger)) for ledger in ledgers)),
+        "entries": str(len(owned)),
+        "rows": str(len(owned)),
+        "grouped-rows": str(grouped(owned)[0]),
+        "grouped-entries": str(grouped(owned)[1]),
+        "holm-entries": str(stats["holm_entries"]),
+        "holm-tables": _word(stats["holm_tables"]),
+        "holm-flagged": str(stats["holm_flagged"]),
+        "holm-k-max": f"{stats['holm_k_max']:.1f}",
         "se-entries": str(stats["se_entries"]),
         "chance-flags": f"{stats['expected_flags']:.0f}",
         "chance-rate": f"{stats['rate']:.1f}%",
@@ -195,7 +266,9 @@ def number_text(ledgers: list[dict], key: str) -> str:
 
 
 def _is_unexplained(cause: str) -> bool:
-    return (cause or "").strip().lower().startswith("unexplained")
+    """The cause says "unexplained" as a clause of its own: at its start or after
+    ";", ":", "," or "(" ("unexplained", "...; unexplained where ...")."""
+    return bool(UNEXPLAINED.search((cause or "").strip()))
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -234,19 +307,44 @@ def verdict_sentences(
     n = len(rows)
     count = {v: sum(r["verdict"] == v for _, r in rows) for v in VERDICTS}
     failed = count["not reproduced"]
-    pct = (lambda k: f"{100.0 * k / n:.0f}%") if n else (lambda k: "0%")
     chapters = (
         "The one chapter that reproduces a source judges"
         if len(ledgers) == 1
         else f"The {len(ledgers)} chapters that reproduce a source judge"
     )
+    n_groups, n_grouped = grouped([r for _, r in rows])
+    group_chapters = list(
+        dict.fromkeys(c for c, r in rows if group_size(r) is not None)
+    )
+    by_verdict = [
+        (v, grouped([r for _, r in rows if r["verdict"] == v])[1]) for v in VERDICTS
+    ]
+    unresolved = sum(
+        r["verdict"] == "reproduced qualitatively" and UNRESOLVED in (r["cause"] or "")
+        for _, r in rows
+    )
+    granularity = (
+        "most of them one entry of a source (an equation, a figure, a table entry or "
+        "a claim), judged in the one chapter that owns it, but the counts mix "
+        f"granularities: {_count(n_groups, 'row', 'rows')} of "
+        + ", ".join(short_title(titles.get(c, c)) for c in group_chapters)
+        + f" stand for {n_grouped} table entries ("
+        + ", ".join(f"{k} {v}" for v, k in by_verdict if k)
+        + ") and a row marked not attempted may cover several entries"
+        if n_groups
+        else "each one entry of a source (an equation, a figure, a table entry or a "
+        "claim), judged in the one chapter that owns it"
+    )
+    qualitative = f"{count['reproduced qualitatively']} reproduced qualitatively" + (
+        f" ({unresolved} of them only consistent with the source: unresolved, not a "
+        "reproduction)"
+        if unresolved
+        else ""
+    )
     first = [
-        f"{chapters} "
-        f"{n} of the sources' entries (each an equation, a figure, a table entry or a "
-        f"claim, counted once, in the chapter that owns it): {count['reproduced']} "
-        f"({pct(count['reproduced'])}) are reproduced, "
-        f"{count['reproduced qualitatively']} reproduced qualitatively, "
-        f"{failed} ({pct(failed)}) not reproduced, "
+        f"{chapters} {_count(n, 'ledger row', 'ledger rows')}, {granularity}. "
+        f"Of the rows, {count['reproduced']} are reproduced, {qualitative}, {failed} "
+        "not reproduced, "
         f"{_count(count['erratum in source'], 'is an erratum', 'are errata')} in the "
         f"source and {count['not attempted']} were not attempted."
     ]
@@ -259,11 +357,11 @@ def verdict_sentences(
     per_chapter.sort(key=lambda t: -t[0])  # stable: ties keep the reading order
     lead = per_chapter[:top]
     if not lead:
-        second = ["No chapter has an entry that is not reproduced."]
+        second = ["No chapter has a row that is not reproduced."]
     else:
         held = sum(k for k, _, _ in lead)
         named = [
-            [(short_title(titles.get(c, c)), c), f" ({k} of its {total} entries)"]
+            [(short_title(titles.get(c, c)), c), f" ({k} of its {total} rows)"]
             if i == 0
             else [(short_title(titles.get(c, c)), c), f" ({k} of {total})"]
             for i, (k, total, c) in enumerate(lead)
@@ -271,7 +369,7 @@ def verdict_sentences(
         if len(lead) == len(per_chapter):
             where = "one chapter" if len(lead) == 1 else f"{_word(len(lead))} chapters"
             second = [
-                f"All {failed} entries not reproduced lie in {where}: ",
+                f"All {failed} rows not reproduced lie in {where}: ",
                 *_names(named),
                 ".",
             ]
@@ -279,7 +377,7 @@ def verdict_sentences(
             subject = "chapter holds" if len(lead) == 1 else "chapters hold"
             second = [
                 f"{_word(len(lead)).capitalize()} {subject} {held} of the {failed} "
-                "entries not reproduced: ",
+                "rows not reproduced: ",
                 *_names(named),
                 ".",
             ]
@@ -288,11 +386,12 @@ def verdict_sentences(
         for _, r in rows
     )
     opening = (
-        f"Of the entries not reproduced, {unexplained} are marked unexplained and the "
-        "others give the cause their chapter measured or suspects; every entry not "
-        "reproduced is listed with its cause on "
+        f"Of the rows not reproduced, {unexplained} have a cause that says "
+        "unexplained (for the whole entry or a part of it) and the others give the "
+        "cause their chapter measured or suspects; every row not reproduced is "
+        "listed with its cause on "
         if failed
-        else "Every entry with another verdict is listed with its cause on "
+        else "Every row with another verdict is listed with its cause on "
     )
     third = [
         opening,
@@ -680,11 +779,7 @@ def _open_items(app, docname, c):
     """Per verdict a heading with its count, then per chapter its entries."""
     out = []
     for verdict, rows in open_item_tables(c["ledgers"]).items():
-        out.append(
-            nodes.rubric(
-                text=f"{verdict.capitalize()}: {_count(len(rows), 'entry', 'entries')}"
-            )
-        )
+        out.append(nodes.rubric(text=open_heading(c["ledgers"], verdict)))
         chapters = list(dict.fromkeys(r[0] for r in rows))
         for chapter in chapters:
             mine = [r[1:] for r in rows if r[0] == chapter]
@@ -693,7 +788,7 @@ def _open_items(app, docname, c):
                     "",
                     "",
                     _chapter_cell(app, docname, chapter, c, full=True),
-                    nodes.Text(f": {_count(len(mine), 'entry', 'entries')}"),
+                    nodes.Text(f": {_count(len(mine), 'row', 'rows')}"),
                     classes=["open-items-chapter"],
                 )
             )
