@@ -357,7 +357,9 @@ def _in_se(n_se: float | None) -> str:
     """' (2.9 SE)' for a difference with standard errors, '' without."""
     if n_se is None or math.isnan(n_se):
         return ""
-    return " (∞ SE)" if math.isinf(n_se) else f" ({n_se:.1f} SE)"
+    if math.isinf(n_se):
+        return " (∞ SE)"
+    return " (>100 SE)" if n_se > 100 else f" ({n_se:.1f} SE)"  # no false precision
 
 
 def _book_root() -> Path | None:
