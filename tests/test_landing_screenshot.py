@@ -49,7 +49,7 @@ window.addEventListener("load", function () {
   var pre = document.createElement("pre");
   pre.id = "landing-position"; pre.style.display = "none";
   pre.textContent = JSON.stringify(v ? {top: v.getBoundingClientRect().top,
-                                        text: v.textContent.slice(0, 200)} : null);
+                                        text: v.textContent.slice(0, 1000)} : null);
   document.body.appendChild(pre);
 });
 </script>"""
