@@ -40,7 +40,7 @@ NOTEBOOK_DIR = "_notebooks"
 EXECUTE_DIR = "jupyter_execute"  # myst-nb's output folder, beside the HTML folder
 
 ROLE = re.compile(
-    r"\{(glue:text|glue:any|glue|numref|eq|cite:t|cite:p|cite|doc|ref|reproduction-number)\}`([^`]*)`"
+    r"\{(glue:text|glue:any|glue|numref|eq|cite:t|cite:p|cite|doc|ref|reproduction-number|reproduction-json)\}`([^`]*)`"
 )
 FENCE_OPEN = re.compile(r"^(`{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*)$")
 PLAIN_FENCE = re.compile(r"^(`{3,}|~{3,})")
@@ -138,6 +138,8 @@ def substitute_roles(text: str, docname: str, refs: References) -> str:
             return _cite(content, "t" if role == "cite:t" else "p", refs)
         if role == "reproduction-number":  # counted by book/_ext/ledgers.py
             return "(a number the built book shows)"
+        if role == "reproduction-json":  # a link to the file the build writes
+            return f"{content} (written with the built book)"
         title, target = _split_title(content)
         if role == "eq":
             return refs.equations.get(target, f"({target})")
