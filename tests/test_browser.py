@@ -24,6 +24,7 @@ CI services, e.g. ``CI=true``), where it fails: CI must run these checks.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
@@ -176,20 +177,22 @@ MEASURE_SCRIPT = """<script>
 </script>"""
 
 
-class _LoggingHandler(SimpleHTTPRequestHandler):
-    """Serves a directory and appends every request to ``self.log``, not stderr.
+class ScriptHandler(SimpleHTTPRequestHandler):
+    """Serves a directory; HTML pages get ``script`` added before ``</body>``.
 
-    HTML pages are served with ``MEASURE_SCRIPT`` added before ``</body>``.
+    Every request is appended to ``log`` (when it is a list), not printed. This test
+    and tests/test_landing_screenshot.py serve the built book through :func:`serve`.
     """
 
-    log: list[Request]
+    script: str = ""
+    log: list[Request] | None = None
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
         if path.suffix != ".html" or not path.is_file():
             return super().send_head()
         body = path.read_bytes().replace(
-            b"</body>", MEASURE_SCRIPT.encode() + b"</body>", 1
+            b"</body>", self.script.encode() + b"</body>", 1
         )
         self.send_response(200)
         self.send_header("Content-type", "text/html; charset=utf-8")
@@ -198,12 +201,33 @@ class _LoggingHandler(SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
     def log_request(self, code="-", size="-"):
+        if self.log is None:
+            return
         path = unquote(urlsplit(self.path).path)
         status = int(getattr(code, "value", code))
         self.log.append(Request(self.headers.get("User-Agent", ""), path, status))
 
     def log_message(self, format, *args):
         pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path, script: str, log: list[Request] | None = None):
+    """Serve ``directory`` on a free local port, HTML pages with ``script`` added;
+    yields the origin ``http://127.0.0.1:<port>``."""
+    handler = type("Handler", (ScriptHandler,), {"script": script, "log": log})
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
+    )
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
 
 @dataclass
@@ -219,19 +243,8 @@ def site():
             f"{HTML / 'index.html'} is missing: build the book first: make book"
         )
     log: list[Request] = []
-    handler = type("Handler", (_LoggingHandler,), {"log": log})
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(HTML))
-    )
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Site(f"http://127.0.0.1:{server.server_address[1]}", log)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with serve(HTML, MEASURE_SCRIPT, log) as origin:
+        yield Site(origin, log)
 
 
 # --- one Chromium run per page --------------------------------------------------------
@@ -512,7 +525,9 @@ def style_smallest_font_pt(style: Path = STYLE) -> float:
     """The smallest numeric font size (pt) of the book's matplotlib style."""
     sizes = [
         float(value)
-        for key, value in re.findall(r"^([\w.]*size)\s*:\s*([\d.]+)\s*$", style.read_text(), re.M)
+        for key, value in re.findall(
+            r"^([\w.]*size)\s*:\s*([\d.]+)\s*$", style.read_text(), re.M
+        )
         if key != "lines.markersize"
     ]
     return min(sizes)
@@ -618,7 +633,9 @@ def test_no_error_output(rendered_pages, page):
 @pages
 def test_layout_fits_the_page(rendered_pages, page, width):
     r = rendered_pages(page, width)
-    problems = layout_problems(r.measures, HTML / f"{page}.html", style_smallest_font_pt())
+    problems = layout_problems(
+        r.measures, HTML / f"{page}.html", style_smallest_font_pt()
+    )
     assert not problems, _report(f"{page} at {width} px", "layout", problems)
 
 
@@ -630,9 +647,14 @@ def test_landing_page_status_is_the_chapters_ledgers():
         _unavailable(f"{intro} is missing: build the book first: make book")
     tables = _parse(intro.read_text(encoding="utf-8")).select("table.ledger-status")
     assert tables, "intro.html has no assembled status table (reproduction-status)"
-    total = [c.get_text(" ").strip() for c in tables[0].select("tbody tr")[-1].select("td")]
+    total = [
+        c.get_text(" ").strip() for c in tables[0].select("tbody tr")[-1].select("td")
+    ]
     rows = [r for f in ledger_files for r in json.loads(f.read_text())["rows"]]
-    expected = ["all chapters", *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS]]
+    expected = [
+        "all chapters",
+        *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS],
+    ]
     assert total == expected
 
 
@@ -711,14 +733,20 @@ def test_layout_check_reports_overflow_and_small_figures(tmp_path):
     page_file = tmp_path / "book" / "page.html"
     page_file.parent.mkdir()
     measures = {
-        "math": [{"width": 900, "box": 700, "label": "eq-long"},
-                 {"width": 300, "box": 700, "label": "eq-short"}],
+        "math": [
+            {"width": 900, "box": 700, "label": "eq-long"},
+            {"width": 300, "box": 700, "label": "eq-short"},
+        ],
         "tables": [{"width": 1000, "box": 700, "label": "Table 10.1"}],
-        "images": [{"src": "../_images/big.png", "natural": 1650, "shown": 700},
-                   {"src": "../_images/big.png", "natural": 700, "shown": 700}],
+        "images": [
+            {"src": "../_images/big.png", "natural": 1650, "shown": 700},
+            {"src": "../_images/big.png", "natural": 700, "shown": 700},
+        ],
     }
     found = "\n".join(layout_problems(measures, page_file, 8.0))
-    assert "'eq-long' is 900 px wide in a 700 px box" in found and "eq-short" not in found
+    assert (
+        "'eq-long' is 900 px wide in a 700 px box" in found and "eq-short" not in found
+    )
     assert "table 'Table 10.1' is 1000 px wide" in found
     assert found.count("figure big.png") == 1 and "shown 5.2 px high" in found
     assert layout_problems(None, page_file, 8.0)

@@ -1,4 +1,4 @@
-"""The landing page: verdict, chapter map, rules, reproduction.json (book/_ext/ledgers).
+"""The landing page: verdict, chapter map, rules, reproduction.json (book/_ext/ledger_assembly.py, placed by book/_ext/ledgers.py).
 
 The assembly is made of pure functions of the chapters' ledgers, tested here without
 a Sphinx build; ``tests/test_browser.py`` checks the built page against the ledger
@@ -20,7 +20,7 @@ from lssvm.reporting.ledger import VERDICTS, Ledger
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
-import ledgers  # noqa: E402
+import ledger_assembly as assembly  # noqa: E402  (the pure part of the ledgers extension)
 
 P_TWO_SE = math.erfc(2 / math.sqrt(2))  # P(|Z| > 2) = 0.0455
 
@@ -77,22 +77,22 @@ TITLES = {"classification": "Classification",
 
 def test_an_entry_owned_elsewhere_is_counted_once():
     book = _book()
-    summary, open_items = ledgers.assemble(book)
+    summary, open_items = assembly.assemble(book)
     assert summary[-1] == ["all chapters", "3", "0", "1", "5", "1"]
     assert (
         sum(int(x) for x in summary[-1][1:])
         == 10
-        == sum(len(ledgers.owned_rows(b)) for b in book)
+        == sum(len(assembly.owned_rows(b)) for b in book)
     )
     assert not any(row[2].startswith("see ") for row in open_items)
-    assert ledgers.number_text(book, "entries") == "10"
-    assert ledgers.number_text(book, "rows") == "10"
+    assert assembly.number_text(book, "entries") == "10"
+    assert assembly.number_text(book, "rows") == "10"
 
 
 def test_the_verdict_counts_entries_and_names_the_chapters_that_differ():
-    sentences = ledgers.verdict_sentences(_book(), TITLES)
+    sentences = assembly.verdict_sentences(_book(), TITLES)
     assert len(sentences) == 3
-    text = ledgers.sentence_text(sentences)
+    text = assembly.sentence_text(sentences)
     assert "judge 10 ledger rows, each one entry of a source" in text
     assert "%" not in text  # rows of mixed granularity: no percentages
     assert "Of the rows, 3 are reproduced" in text and "5 not reproduced" in text
@@ -111,17 +111,17 @@ def test_the_verdict_counts_entries_and_names_the_chapters_that_differ():
 
 
 def test_the_verdict_names_the_top_chapters_when_more_differ():
-    sentences = ledgers.verdict_sentences(_book(), TITLES, top=2)
-    text = ledgers.sentence_text(sentences)
+    sentences = assembly.verdict_sentences(_book(), TITLES, top=2)
+    text = assembly.sentence_text(sentences)
     assert "Two chapters hold 4 of the 5 rows not reproduced: Multiclass" in text
-    one = ledgers.sentence_text(ledgers.verdict_sentences(_book(), TITLES, top=1))
+    one = assembly.sentence_text(assembly.verdict_sentences(_book(), TITLES, top=1))
     assert "One chapter holds 2 of the 5 rows not reproduced" in one
 
 
 def test_a_book_with_nothing_open():
     a = Ledger("classification")
     a.claim("[S Fig. 3.2]", "zero training error", "0 errors", "reproduced")
-    text = ledgers.sentence_text(ledgers.verdict_sentences([a.to_dict()], TITLES))
+    text = assembly.sentence_text(assembly.verdict_sentences([a.to_dict()], TITLES))
     assert text.startswith("The one chapter that reproduces a source judges 1 ledger")
     assert "Of the rows, 1 are reproduced" in text and "No chapter has a row" in text
     assert "Every row with another verdict is listed" in text
@@ -134,11 +134,11 @@ def test_a_book_with_nothing_open():
      ("to the printed digits", None), ("stated", None), ("owned elsewhere", None)],
 )  # fmt: skip
 def test_se_threshold_reads_the_rule(rule, k):
-    assert ledgers.se_threshold(rule) == k
+    assert assembly.se_threshold(rule) == k
 
 
 def test_multiplicity_expects_chance_flags_from_each_rows_threshold():
-    stats = ledgers.multiplicity(_book())
+    stats = assembly.multiplicity(_book())
     # plain SE rules: hea, snr, iri, a1a (predictive), veh, bld (k = 2); veh is owned
     # by multiclass, so it is counted there once (the benchmarks row is skipped); pid
     # (k = 3.2, "Holm, 3 entries") is kept apart with the Holm-judged entries
@@ -148,11 +148,11 @@ def test_multiplicity_expects_chance_flags_from_each_rows_threshold():
     assert stats["rate"] == pytest.approx(100 * expected / 6)
     # failed: snr (7.0 SE), veh (6.4), a1a (2.7), bld (2.1); near: a1a and bld
     assert stats["flagged"] == 4 and stats["flagged_near"] == 2
-    assert ledgers.number_text(_book(), "chance-rate") == f"{100 * expected / 6:.1f}%"
+    assert assembly.number_text(_book(), "chance-rate") == f"{100 * expected / 6:.1f}%"
     # Holm: one family of 3 entries, its one listed row (pid, 4.24 SE > 3.2) flagged
     assert (stats["holm_entries"], stats["holm_tables"], stats["holm_flagged"]) == (
         3, 1, 1)  # fmt: skip
-    assert ledgers.number_text(_book(), "holm-k-max") == "3.2"
+    assert assembly.number_text(_book(), "holm-k-max") == "3.2"
 
 
 def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
@@ -175,22 +175,22 @@ def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
         "consistent (unresolved), not a reproduction: bands up to 10 points",
     )
     d = [book.to_dict()]
-    stats = ledgers.multiplicity(d)
+    stats = assembly.multiplicity(d)
     assert stats["holm_entries"] == 337 and stats["holm_tables"] == 1
     assert stats["holm_flagged"] == 1 and stats["se_entries"] == 0
-    assert ledgers.number_text(d, "grouped-rows") == "2"
-    assert ledgers.number_text(d, "grouped-entries") == "142"
-    text = ledgers.sentence_text(ledgers.verdict_sentences(d, TITLES))
+    assert assembly.number_text(d, "grouped-rows") == "2"
+    assert assembly.number_text(d, "grouped-entries") == "142"
+    text = assembly.sentence_text(assembly.verdict_sentences(d, TITLES))
     assert "judges 4 ledger rows" in text and "the counts mix granularities" in text
     assert (
         "2 rows of Benchmarking on the UCI data sets stand for 142 table entries "
         "(80 reproduced, 62 reproduced qualitatively)" in text
     )
     assert "1 reproduced qualitatively (1 of them only consistent" in text
-    assert ledgers.open_heading(d, "reproduced qualitatively") == (
+    assert assembly.open_heading(d, "reproduced qualitatively") == (
         "Reproduced qualitatively: 1 row (one of them stands for 62 table entries)"
     )
-    assert ledgers.open_heading(d, "not attempted") == "Not attempted: 0 rows"
+    assert assembly.open_heading(d, "not attempted") == "Not attempted: 0 rows"
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,7 @@ def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
      ("the gap is not unexplained noise", False)],
 )  # fmt: skip
 def test_unexplained_is_a_clause_of_the_cause(cause, unexplained):
-    assert ledgers._is_unexplained(cause) is unexplained
+    assert assembly._is_unexplained(cause) is unexplained
 
 
 def test_chance_flags_at_two_se_are_about_five_percent_of_the_entries():
@@ -209,15 +209,15 @@ def test_chance_flags_at_two_se_are_about_five_percent_of_the_entries():
     for i in range(400):
         big.compare(f"e{i}", 80.0, 80.0, source_se=1.0, ours_se=1.0)
     book = [big.to_dict()]
-    assert ledgers.number_text(book, "chance-flags") == f"{400 * P_TWO_SE:.0f}" == "18"
-    assert ledgers.number_text(book, "chance-rate") == "4.6%"
+    assert assembly.number_text(book, "chance-flags") == f"{400 * P_TWO_SE:.0f}" == "18"
+    assert assembly.number_text(book, "chance-rate") == "4.6%"
     with pytest.raises(ValueError, match="unknown key 'flags'"):
-        ledgers.number_text(book, "flags")
+        assembly.number_text(book, "flags")
 
 
 def test_open_items_skip_owned_entries_and_show_the_size_in_se():
-    tables = ledgers.open_item_tables(_book())
-    assert list(tables) == list(ledgers.OPEN_ORDER)
+    tables = assembly.open_item_tables(_book())
+    assert list(tables) == list(assembly.OPEN_ORDER)
     not_reproduced = tables["not reproduced"]
     assert [r[:2] for r in not_reproduced] == [
         ["classification", "[S Table 3.3] snr"], ["multiclass", "[S Table 3.4] veh"],
@@ -234,7 +234,7 @@ def test_open_items_skip_owned_entries_and_show_the_size_in_se():
 def test_reproduction_json_holds_every_row_and_the_provenance():
     book = _book()
     book[0]["rows"][1]["n_se"] = math.inf  # a difference with standard error 0
-    record = ledgers.reproduction_record(
+    record = assembly.reproduction_record(
         book,
         commit="abc",
         dirty=False,
@@ -264,13 +264,13 @@ def test_reproduction_json_holds_every_row_and_the_provenance():
 
 
 def test_git_commit_of_the_repository_and_outside_one(tmp_path):
-    commit, _ = ledgers.git_commit(ROOT)
+    commit, _ = assembly.git_commit(ROOT)
     assert commit == "unknown" or re.fullmatch(r"[0-9a-f]{40}", commit)
-    assert ledgers.git_commit(tmp_path) == ("unknown", None)
+    assert assembly.git_commit(tmp_path) == ("unknown", None)
 
 
 def test_chapter_map_follows_the_toc_and_reports_drift():
-    described, errors = ledgers.parse_chapter_map(
+    described, errors = assembly.parse_chapter_map(
         [
             "a | topic A | [S Fig. 3.1]",
             "",
@@ -284,7 +284,7 @@ def test_chapter_map_follows_the_toc_and_reports_drift():
     assert errors == [
         "chapter-map: expected '<page> | <topic> | <reproduces>'; got 'bad line'"
     ]
-    rows, problems = ledgers.chapter_map_rows(
+    rows, problems = assembly.chapter_map_rows(
         ["book/b", "book/a", "book/d"],
         described,
         {"book/b": "1", "book/a": "2"},
@@ -299,9 +299,9 @@ def test_chapter_map_follows_the_toc_and_reports_drift():
         "chapter-map: 'c' is described but not in the table of contents",
     ]
     assert (
-        ledgers.short_title("Relatives II: semi-supervised LS-SVMs") == "Relatives II"
+        assembly.short_title("Relatives II: semi-supervised LS-SVMs") == "Relatives II"
     )
-    assert ledgers.short_title("Classification") == "Classification"
+    assert assembly.short_title("Classification") == "Classification"
 
 
 def _toc_pages() -> list[str]:
@@ -321,9 +321,9 @@ def test_the_landing_pages_chapter_map_describes_every_page_of_the_toc():
     """The same check the build makes (a warning there), without building."""
     text = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     body = re.search(r"```\{chapter-map\}\n(.*?)\n```", text, re.S).group(1)
-    described, errors = ledgers.parse_chapter_map(body.splitlines())
+    described, errors = assembly.parse_chapter_map(body.splitlines())
     assert not errors
-    _, problems = ledgers.chapter_map_rows(_toc_pages(), described, {}, {})
+    _, problems = assembly.chapter_map_rows(_toc_pages(), described, {}, {})
     assert not problems, "; ".join(problems)
 
 
@@ -339,4 +339,4 @@ def test_the_landing_page_uses_the_directives_and_the_predictive_rule():
         r"s_o\sqrt{1 + 1/k}" in text and "{reproduction-number}`chance-flags`" in text
     )
     for key in re.findall(r"\{reproduction-number\}`([^`]+)`", text):
-        ledgers.number_text([], key)  # every key the page uses exists
+        assembly.number_text([], key)  # every key the page uses exists

@@ -19,22 +19,23 @@ the verdict's top edge lies once the page has loaded.
 
 from __future__ import annotations
 
-import functools
-import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_browser import CHROMIUM_FLAGS, CHROMIUM_TIMEOUT_S, find_chromium  # noqa: E402
+from test_browser import (  # noqa: E402
+    CHROMIUM_FLAGS,
+    CHROMIUM_TIMEOUT_S,
+    find_chromium,
+    serve,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
@@ -55,26 +56,6 @@ window.addEventListener("load", function () {
 </script>"""
 
 
-class _Handler(SimpleHTTPRequestHandler):
-    """Serves the built site; HTML pages get POSITION_SCRIPT before </body>."""
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.suffix != ".html" or not path.is_file():
-            return super().send_head()
-        body = path.read_bytes().replace(
-            b"</body>", POSITION_SCRIPT.encode() + b"</body>", 1
-        )
-        self.send_response(200)
-        self.send_header("Content-type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
-
-    def log_message(self, format, *args):
-        pass
-
-
 def png_size(path: Path) -> tuple[int, int]:
     """(width, height) of a PNG, from its IHDR chunk."""
     data = path.read_bytes()[:24]
@@ -86,41 +67,28 @@ def png_size(path: Path) -> tuple[int, int]:
 def screenshot(chromium: str, html: Path = HTML, out: Path = SHOT) -> dict | None:
     """Save the first screen of the landing page to ``out``; return the verdict's
     position ({"top": CSS px, "text": ...}), or None when the page has no verdict."""
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Handler, directory=str(html))
-    )
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     out.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
-            command = [
-                chromium, *CHROMIUM_FLAGS, "--hide-scrollbars",
-                f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--user-data-dir={profile}",
-                f"--screenshot={out}", "--dump-dom",
-                f"http://127.0.0.1:{server.server_address[1]}/{PAGE}",
-            ]  # fmt: skip
-            with subprocess.Popen(
-                command,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            ) as proc:
-                try:
-                    stdout, _ = proc.communicate(timeout=CHROMIUM_TIMEOUT_S)
-                except subprocess.TimeoutExpired:
-                    os.killpg(
-                        proc.pid, signal.SIGKILL
-                    )  # its own session: it and its children
-                    proc.communicate()
-                    raise RuntimeError(
-                        f"Chromium did not finish in {CHROMIUM_TIMEOUT_S} s"
-                    ) from None
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with (
+        serve(html, POSITION_SCRIPT) as origin,
+        tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile,
+    ):
+        command = [
+            chromium, *CHROMIUM_FLAGS, "--hide-scrollbars",
+            f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--user-data-dir={profile}",
+            f"--screenshot={out}", "--dump-dom", f"{origin}/{PAGE}",
+        ]  # fmt: skip
+        with subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True,
+        ) as proc:  # fmt: skip
+            try:
+                stdout, _ = proc.communicate(timeout=CHROMIUM_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # its own session: and children
+                proc.communicate()
+                raise RuntimeError(
+                    f"Chromium did not finish in {CHROMIUM_TIMEOUT_S} s"
+                ) from None
     from bs4 import BeautifulSoup
 
     pre = BeautifulSoup(stdout.decode("utf-8", errors="replace"), "html.parser").find(
