@@ -521,11 +521,28 @@ class TimeComparison:
         return f"{factor:.1f} times {self.verdict} than"
 
     @property
+    def factor_range(self) -> tuple[float, float]:
+        """The range of the factor in :attr:`phrase` over pairs of single runs.
+
+        For "slower" that is times of ``a`` over times of ``b`` (1/hi to 1/lo), so that
+        "1.4 times slower ... ranges from 1.2 to 1.6" reads in one direction; otherwise
+        times of ``b`` over times of ``a`` (lo to hi).
+
+        >>> c = compare_times([2.0, 2.2], [1.0, 1.1], "a", "b")
+        >>> c.phrase, [round(v, 2) for v in c.factor_range]
+        ('2.0 times slower than', [1.82, 2.2])
+        """
+        if self.verdict == "slower":
+            return 1.0 / self.hi, 1.0 / self.lo
+        return self.lo, self.hi
+
+    @property
     def spread(self) -> str:
-        """The evidence behind the words: medians, runs and the ratio's range."""
+        """The evidence behind the words: medians, runs and the factor's range."""
+        lo, hi = self.factor_range
         return (
-            f"median of {self.n_a} and {self.n_b} runs; the ratio ranges from "
-            f"{self.lo:.2f} to {self.hi:.2f} over pairs of single runs"
+            f"median of {self.n_a} and {self.n_b} runs; over pairs of single runs the "
+            f"factor ranges from {lo:.2f} to {hi:.2f}"
         )
 
     @property
