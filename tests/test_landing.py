@@ -93,9 +93,9 @@ def test_the_verdict_counts_entries_and_names_the_chapters_that_differ():
     sentences = assembly.verdict_sentences(_book(), TITLES)
     assert len(sentences) == 3
     text = assembly.sentence_text(sentences)
-    assert "judge 10 ledger rows, each one entry of a source" in text
+    assert "judge 10 ledger rows: 3 are reproduced and 5 are not;" in text
+    assert "Each row is one entry of a source" in text
     assert "%" not in text  # rows of mixed granularity: no percentages
-    assert "Of the rows, 3 are reproduced" in text and "5 not reproduced" in text
     assert "1 is an erratum in the source" in text and "1 were not attempted" in text
     # not reproduced: classification 1, multiclass 2, benchmarks 2: ties keep the order
     assert (
@@ -123,7 +123,8 @@ def test_a_book_with_nothing_open():
     a.claim("[S Fig. 3.2]", "zero training error", "0 errors", "reproduced")
     text = assembly.sentence_text(assembly.verdict_sentences([a.to_dict()], TITLES))
     assert text.startswith("The one chapter that reproduces a source judges 1 ledger")
-    assert "Of the rows, 1 are reproduced" in text and "No chapter has a row" in text
+    assert "1 ledger row: 1 are reproduced and 0 are not" in text
+    assert "No chapter has a row" in text
     assert "Every row with another verdict is listed" in text
 
 
@@ -170,7 +171,7 @@ def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
     book.claim(
         "[S Table 3.3] unresolved entries",
         "161 entries judged here",
-        "62 entries, up to 8.1 points apart",
+        "62 entries, up to 8.1 points apart (24 beyond 2 SE without the correction)",
         "reproduced qualitatively",
         "consistent (unresolved), not a reproduction: bands up to 10 points",
     )
@@ -183,10 +184,11 @@ def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
     text = assembly.sentence_text(assembly.verdict_sentences(d, TITLES))
     assert "judges 4 ledger rows" in text and "the counts mix granularities" in text
     assert (
-        "2 rows of Benchmarking on the UCI data sets stand for 142 table entries "
-        "(80 reproduced, 62 reproduced qualitatively)" in text
+        "2 rows of Benchmarking on the UCI data sets stand for 142 table entries: "
+        "80 reproduced and 62 unresolved (no difference shown at the row's "
+        "threshold, but not a reproduction; 24 of them beyond 2 SE)." in text
     )
-    assert "1 reproduced qualitatively (1 of them only consistent" in text
+    assert "1 are reproduced qualitatively (1 of them only unresolved" in text
     assert assembly.open_heading(d, "reproduced qualitatively") == (
         "Reproduced qualitatively: 1 row (one of them stands for 62 table entries)"
     )
@@ -197,7 +199,7 @@ def test_holm_families_are_counted_once_and_summary_rows_by_their_entries():
     ("cause", "unexplained"),
     [("unexplained", True), ("Unexplained: the grid", True),
      ("tests passed ...; unexplained where the printed means pass both", True),
-     ("data differ (unexplained in part)", True), ("explained by the codes", False),
+     ("data differ (unexplained in part)", True), ("cause not shown, the rest unexplained", True), ("explained by the codes", False),
      ("the gap is not unexplained noise", False)],
 )  # fmt: skip
 def test_unexplained_is_a_clause_of_the_cause(cause, unexplained):

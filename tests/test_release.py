@@ -74,3 +74,30 @@ def test_library_extras_are_ranges_and_the_build_uses_the_lock():
     assert "lssvm" not in names  # installed from the checkout, editable
     makefile = (ROOT / "Makefile").read_text()
     assert "pip install --no-deps -r requirements-lock.txt" in makefile
+
+
+def test_the_books_source_archive_installs(tmp_path):
+    """The landing page links lssvm-<version>.tar.gz (book/_ext/source_archive.py):
+    deterministic, and pip builds and installs the package from it."""
+    import subprocess
+    import sys
+    import tarfile
+
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import source_archive
+
+    a = source_archive.write_archive(ROOT, tmp_path, "0.0.0")
+    (tmp_path / "again").mkdir()
+    b = source_archive.write_archive(ROOT, tmp_path / "again", "0.0.0")
+    assert a.read_bytes() == b.read_bytes()
+    names = set(tarfile.open(a).getnames())
+    assert {"lssvm-0.0.0/pyproject.toml", "lssvm-0.0.0/lssvm/__init__.py"} <= names
+    assert "lssvm-0.0.0/lssvm/reporting/lssvm.mplstyle" in names
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+         "--no-build-isolation", "--target", str(target), str(a)],
+        check=True, timeout=300,
+    )  # fmt: skip
+    assert (target / "lssvm" / "linalg" / "solvers.py").is_file()

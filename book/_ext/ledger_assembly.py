@@ -41,8 +41,9 @@ HOLM = re.compile(r"\bHolm\b\D*?(\d+) entries")  # "..., Holm over 337 entries"
 # A row that summarises several entries says so at the start of its "ours" value:
 # "80 entries (3 beyond 2 SE ...)". Every other row is one entry.
 GROUP = re.compile(r"^(\d+) entries\b")
-UNEXPLAINED = re.compile(r"(?:^|[;:,(]\s*)unexplained\b", re.IGNORECASE)
+UNEXPLAINED = re.compile(r"(?:^|[;:,(]\s*)(?:the rest\s+)?unexplained\b", re.IGNORECASE)
 UNRESOLVED = "consistent (unresolved)"  # a cause that says: not a reproduction
+BEYOND_2SE = re.compile(r"\((\d+) beyond 2 SE")  # "65 entries, ... (24 beyond 2 SE ..."
 
 
 # --- from ledgers to tables and sentences (pure functions) ----------------------------
@@ -236,7 +237,8 @@ def number_text(ledgers: list[dict], key: str) -> str:
 
 def _is_unexplained(cause: str) -> bool:
     """The cause says "unexplained" as a clause of its own: at its start or after
-    ";", ":", "," or "(" ("unexplained", "...; unexplained where ...")."""
+    ";", ":", "," or "(", alone or as "the rest unexplained" ("unexplained",
+    "...; unexplained where ...", "..., the rest unexplained")."""
     return bool(UNEXPLAINED.search((cause or "").strip()))
 
 
@@ -292,30 +294,59 @@ def verdict_sentences(
         r["verdict"] == "reproduced qualitatively" and UNRESOLVED in (r["cause"] or "")
         for _, r in rows
     )
-    granularity = (
-        "most of them one entry of a source (an equation, a figure, a table entry or "
-        "a claim), judged in the one chapter that owns it, but the counts mix "
-        f"granularities: {count_words(n_groups, 'row', 'rows')} of "
-        + ", ".join(short_title(titles.get(c, c)) for c in group_chapters)
-        + f" stand for {n_grouped} table entries ("
-        + ", ".join(f"{k} {v}" for v, k in by_verdict if k)
-        + ") and a row marked not attempted may cover several entries"
-        if n_groups
-        else "each one entry of a source (an equation, a figure, a table entry or a "
-        "claim), judged in the one chapter that owns it"
+    verdicts = (
+        f"{count['reproduced']} are reproduced and {failed} are not; "
+        f"{count['reproduced qualitatively']} are reproduced qualitatively"
+        + (
+            f" ({unresolved} of them only unresolved: consistent with the source, "
+            "not a reproduction)"
+            if unresolved
+            else ""
+        )
+        + ", "
+        + count_words(count["erratum in source"], "is an erratum", "are errata")
+        + f" in the source and {count['not attempted']} were not attempted."
     )
-    qualitative = f"{count['reproduced qualitatively']} reproduced qualitatively" + (
-        f" ({unresolved} of them only consistent with the source: unresolved, not a "
-        "reproduction)"
-        if unresolved
-        else ""
-    )
+    if n_groups:
+        parts = []
+        for v, k in by_verdict:
+            if not k:
+                continue
+            mine = [r for _, r in rows if r["verdict"] == v and group_size(r)]
+            if v == "reproduced qualitatively" and all(
+                UNRESOLVED in (r["cause"] or "") for r in mine
+            ):
+                beyond = sum(
+                    int(m.group(1))
+                    for r in mine
+                    for m in [BEYOND_2SE.search(str(r["ours"]))]
+                    if m
+                )
+                parts.append(
+                    f"{k} unresolved (no difference shown at the row's threshold, but "
+                    "not a reproduction"
+                    + (f"; {beyond} of them beyond 2 SE" if beyond else "")
+                    + ")"
+                )
+            else:
+                parts.append(f"{k} {v}")
+        granularity = (
+            "Most rows are one entry of a source (an equation, a figure, a table "
+            "entry or a claim), judged in the one chapter that owns it, but the "
+            f"counts mix granularities: {count_words(n_groups, 'row', 'rows')} of "
+            + ", ".join(short_title(titles.get(c, c)) for c in group_chapters)
+            + f" stand for {n_grouped} table entries: "
+            + "".join(_names(parts))
+            + ". A row marked not attempted may cover several entries."
+        )
+    else:
+        granularity = (
+            "Each row is one entry of a source (an equation, a figure, a table entry "
+            "or a claim), judged in the one chapter that owns it."
+        )
     first = [
-        f"{chapters} {count_words(n, 'ledger row', 'ledger rows')}, {granularity}. "
-        f"Of the rows, {count['reproduced']} are reproduced, {qualitative}, {failed} "
-        "not reproduced, "
-        f"{count_words(count['erratum in source'], 'is an erratum', 'are errata')} "
-        f"in the source and {count['not attempted']} were not attempted."
+        f"{chapters} {count_words(n, 'ledger row', 'ledger rows')}: {verdicts} "
+        f"{granularity}"
     ]
     per_chapter = []
     for ledger in ledgers:

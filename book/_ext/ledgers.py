@@ -42,6 +42,7 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -148,6 +149,22 @@ def json_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     return [nodes.reference(rawtext, text.strip() or JSON_NAME, refuri=uri)], []
 
 
+INLINE_MATH = re.compile(r"\$([^$\n]+)\$")  # $\gamma$ in a ledger's item or cause
+
+
+def inline(text: str) -> list[nodes.Node]:
+    """Text with its ``$...$`` spans as inline math nodes (MathJax renders them)."""
+    out, at = [], 0
+    for m in INLINE_MATH.finditer(text):
+        if m.start() > at:
+            out.append(nodes.Text(text[at : m.start()]))
+        out.append(nodes.math(m.group(1), m.group(1)))
+        at = m.end()
+    if at < len(text):
+        out.append(nodes.Text(text[at:]))
+    return out
+
+
 def _table(header, rows, classes, widths=None) -> nodes.table:
     """A docutils table; a cell is text, a node, or a list of nodes."""
     table = nodes.table(classes=[*classes, *(["colwidths-given"] if widths else [])])
@@ -168,7 +185,7 @@ def _table(header, rows, classes, widths=None) -> nodes.table:
         for value in values:
             entry = nodes.entry()
             if isinstance(value, str):
-                entry += nodes.paragraph(text=value)
+                entry += nodes.paragraph("", "", *inline(value))
             elif isinstance(value, nodes.paragraph):
                 entry += value
             else:
@@ -360,6 +377,10 @@ def _resolve(app, doctree, docname):
             logger.warning(str(error), location=docname)
             text = "??"
         node.replace_self(nodes.Text(text))
+    if any(True for _ in doctree.findall(nodes.math)):
+        # the math domain decides per page whether MathJax is loaded; the tables were
+        # filled in after it looked, so tell it that this page has equations now
+        app.env.get_domain("math").data["has_equations"][docname] = True
 
 
 def _env_updated(app, env):

@@ -40,7 +40,7 @@ NOTEBOOK_DIR = "_notebooks"
 EXECUTE_DIR = "jupyter_execute"  # myst-nb's output folder, beside the HTML folder
 
 ROLE = re.compile(
-    r"\{(glue:text|glue:any|glue|numref|eq|cite:t|cite:p|cite|doc|ref|reproduction-number|reproduction-json)\}`([^`]*)`"
+    r"\{(glue:text|glue:any|glue|numref|eq|cite:t|cite:p|cite|doc|ref|reproduction-number|reproduction-json|source-archive)\}`([^`]*)`"
 )
 FENCE_OPEN = re.compile(r"^(`{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*)$")
 PLAIN_FENCE = re.compile(r"^(`{3,}|~{3,})")
@@ -140,6 +140,10 @@ def substitute_roles(text: str, docname: str, refs: References) -> str:
             return "(a number the built book shows)"
         if role == "reproduction-json":  # a link to the file the build writes
             return f"{content} (written with the built book)"
+        if role == "source-archive":  # book/_ext/source_archive.py
+            from source_archive import _version, archive_name
+
+            return content.replace("{name}", archive_name(_version()))
         title, target = _split_title(content)
         if role == "eq":
             return refs.equations.get(target, f"({target})")

@@ -83,7 +83,12 @@ def markdown_table(frame, formats: dict | None = None, *, index: bool = False) -
 
 
 def table(
-    frame, caption: str, name: str, formats: dict | None = None, *, index=False,
+    frame,
+    caption: str,
+    name: str,
+    formats: dict | None = None,
+    *,
+    index=False,
     css_class: str | None = None,
 ):
     """A numbered MyST table (caption, label ``name``) for a chapter cell's output.
@@ -242,7 +247,9 @@ class Ledger:
         """An item of the source we did not attempt (say why: data offline, ...)."""
         return self.claim(item, source, "–", "not attempted", cause)
 
-    def refer(self, item: str, source: str, ours: str, owner: str, note: str = "") -> LedgerRow:
+    def refer(
+        self, item: str, source: str, ours: str, owner: str, note: str = ""
+    ) -> LedgerRow:
         """An entry that another chapter owns: shown here, counted and judged there.
 
         Every source entry has one owner and one verdict. A chapter that shows an
@@ -422,6 +429,13 @@ def _simd_level() -> str:
     return found[-1] if found else "unknown"
 
 
+def _blas_owner(lib: dict) -> str | None:
+    """ "numpy's" for a BLAS that numpy's wheel ships (numpy.libs/...), and so on:
+    numpy and scipy wheels each bundle their own OpenBLAS, so two are loaded."""
+    folder = Path(lib.get("filepath") or "").parent.name
+    return f"{folder.removesuffix('.libs')}'s" if folder.endswith(".libs") else None
+
+
 def machine() -> dict:
     """The machine a measurement ran on: CPU, cores, SIMD level and BLAS.
 
@@ -444,8 +458,17 @@ def machine() -> dict:
         "cpu_count": os.cpu_count(),
         "simd": _simd_level(),
         "blas": [
-            f"{lib.get('internal_api')} {lib.get('version')}"
-            + (f" ({lib['architecture']} kernel)" if lib.get("architecture") else "")
+            f"{lib.get('internal_api')} {lib.get('version')} ("
+            + ", ".join(
+                filter(
+                    None,
+                    [
+                        _blas_owner(lib),
+                        lib.get("architecture") and f"{lib['architecture']} kernel",
+                    ],
+                )
+            )  # fmt: skip
+            + ")"
             for lib in blas
         ],
         "blas_threads": sorted({lib.get("num_threads") for lib in blas}),
@@ -501,9 +524,11 @@ class TimeComparison:
 
     @property
     def verdict(self) -> str:
-        """"faster", "slower" or "about as fast" (``a`` against ``b``)."""
+        """ "faster", "slower" or "about as fast" (``a`` against ``b``)."""
         factor = self.ratio if self.ratio > 1 else 1.0 / self.ratio
-        if self.lo <= 1.0 <= self.hi or factor < 1.05:  # "1.0 times faster" says nothing
+        if (
+            self.lo <= 1.0 <= self.hi or factor < 1.05
+        ):  # "1.0 times faster" says nothing
             return "about as fast"
         return "faster" if self.ratio > 1 else "slower"
 
@@ -514,7 +539,7 @@ class TimeComparison:
 
     @property
     def phrase(self) -> str:
-        """"2.3 times faster than", "about as fast as" or "1.4 times slower than"."""
+        """ "2.3 times faster than", "about as fast as" or "1.4 times slower than"."""
         if self.verdict == "about as fast":
             return "about as fast as"
         factor = self.ratio if self.ratio > 1 else 1.0 / self.ratio
@@ -547,8 +572,10 @@ class TimeComparison:
 
     @property
     def sentence(self) -> str:
-        """"matrix-free CG was 2.3 times faster than direct (median of 3 and 3 runs; ...)"."""
-        qualifier = " (within the spread of repeats)" if self.verdict == "about as fast" else ""
+        """ "matrix-free CG was 2.3 times faster than direct (median of 3 and 3 runs; ...)"."""
+        qualifier = (
+            " (within the spread of repeats)" if self.verdict == "about as fast" else ""
+        )
         return (
             f"{self.name_a} was {self.phrase} {self.name_b}{qualifier} ({self.spread})"
         )
@@ -557,7 +584,9 @@ class TimeComparison:
         return self.sentence
 
 
-def compare_times(runs_a, runs_b, name_a: str = "A", name_b: str = "B") -> TimeComparison:
+def compare_times(
+    runs_a, runs_b, name_a: str = "A", name_b: str = "B"
+) -> TimeComparison:
     """Compare repeated timings of ``a`` and ``b`` (seconds, one or more runs each).
 
     The words come from the numbers: ``a`` is "faster" only when it was faster in
@@ -581,7 +610,13 @@ def compare_times(runs_a, runs_b, name_a: str = "A", name_b: str = "B") -> TimeC
             )
     median_a, median_b = float(np.median(a)), float(np.median(b))
     return TimeComparison(
-        name_a=name_a, name_b=name_b, median_a=median_a, median_b=median_b,
-        ratio=median_b / median_a, lo=float(b.min() / a.max()), hi=float(b.max() / a.min()),
-        n_a=int(a.size), n_b=int(b.size),
+        name_a=name_a,
+        name_b=name_b,
+        median_a=median_a,
+        median_b=median_b,
+        ratio=median_b / median_a,
+        lo=float(b.min() / a.max()),
+        hi=float(b.max() / a.min()),
+        n_a=int(a.size),
+        n_b=int(b.size),
     )
