@@ -530,7 +530,12 @@ def reproduction_record(
             'standard errors (n_se: a number, null without a spread, "inf" for a '
             "difference with standard error 0), the verdict, the rule it follows and "
             "the cause. A row with an owner is an entry owned by another chapter "
-            '(verdict "see <owner>"), not counted in counts.'
+            '(verdict "see <owner>"), not counted in counts. worktree_modified: '
+            "true when the build ran on a working tree with changes not committed "
+            "(the commit alone does not then reproduce this file; a release is built "
+            "from a clean commit). chapters[].ledger_matches_source: false when the "
+            "chapter's source changed after the run that wrote its ledger (the build "
+            "then warns; under -W, as in make book, it fails)."
         ),
         "commit": commit,
         "worktree_modified": dirty,
