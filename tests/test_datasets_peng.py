@@ -49,3 +49,16 @@ def test_loaders_are_deterministic(loader):
     X2, y2 = loader()
     np.testing.assert_array_equal(X1, X2)
     np.testing.assert_array_equal(y1, y2)
+
+
+def test_load_splice_takes_another_nucleotide_code():
+    from lssvm.datasets import load_splice
+
+    X, y = load_splice()
+    X2, y2 = load_splice(code={"A": 2, "G": 4, "C": 1, "T": 3})
+    np.testing.assert_array_equal(y, y2)
+    recode = np.array([0.0, 2.0, 4.0, 1.0, 3.0])  # default value v -> new value
+    np.testing.assert_array_equal(recode[X.astype(int)], X2)
+    for bad in ({"A": 1}, {"A": 1, "G": 1, "C": 2, "T": 3}, [1, 2, 3, 4]):
+        with pytest.raises(ValueError, match="load_splice: code must be a dict"):
+            load_splice(code=bad)
