@@ -24,11 +24,19 @@ from sklearn.utils.validation import (
 )
 
 from ._validation import (
+    ESTIMATOR_SOLVERS,
+    GAMMA_MEANING,
+    N_JOBS,
+    Boolean,
+    IntegerValued,
+    KernelSpec,
+    NonNegative,
+    Options,
+    Positive,
+    PositiveArray,
     check_finite_output,
     check_kernel,
-    check_n_jobs,
-    check_positive,
-    check_solver,
+    validate_params,
 )
 from .kernels import RBF, fit_view
 from .linalg import solvers
@@ -44,6 +52,22 @@ from .linalg.solvers import (
 _PREDICT_BLOCK_ENTRIES = 2**22
 # Sparse formats accepted for X (linear, polynomial and RBF kernels).
 ACCEPT_SPARSE = ("csr", "csc")
+
+#: Constraints of the kernel parameters (every kernel estimator's table starts here);
+#: checked whatever the kernel, as scikit-learn checks SVC's ``degree``.
+KERNEL_CONSTRAINTS = {
+    "kernel": [KernelSpec()],
+    "sigma2": [Positive("RBF width sigma^2 of [S 3.13]"), PositiveArray()],
+    "degree": [IntegerValued("degree d of (x^T z + tau)^d")],
+    "tau": [NonNegative("offset of (x^T z + tau)^d")],
+}
+#: The parameters of every KKT solve (LSSVMBase and the tuned estimators' refit).
+SOLVER_CONSTRAINTS = {
+    "solver": [Options(ESTIMATOR_SOLVERS)],
+    "tol": [Positive("CG tolerance on the relative residual")],
+    "fit_intercept": [Boolean("fit the bias term b")],
+    "n_jobs": N_JOBS,
+}
 
 
 def _is_dask(a) -> bool:
@@ -304,6 +328,15 @@ default="rbf"
         self.fit_intercept = fit_intercept
         self.n_jobs = n_jobs
 
+    #: Allowed values of each parameter, checked once at the start of ``fit`` by
+    #: :func:`lssvm._validation.validate_params`.
+    _parameter_constraints = {
+        "gamma": [Positive(GAMMA_MEANING)],
+        **KERNEL_CONSTRAINTS,
+        "sigma2": [*KERNEL_CONSTRAINTS["sigma2"], Options(("scale",))],
+        **SOLVER_CONSTRAINTS,
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True  # CSR/CSC through sparse products
@@ -312,26 +345,13 @@ default="rbf"
         )
         return tags
 
-    def _check_solver_params(self):
-        """Check the parameters every KKT system shares: solver, tol, fit_intercept,
-        n_jobs."""
-        check_solver(self.solver, owner=self)
-        check_n_jobs(self.n_jobs, owner=self)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(
-                f"{type(self).__name__}: fit_intercept must be a bool (fit the bias "
-                f"term b); got fit_intercept={self.fit_intercept!r}."
-            )
-        check_positive(
-            self.tol, "tol", meaning="CG tolerance on the relative residual",
-            owner=self,
-        )  # fmt: skip
-
     def _check_params(self, X=None):
-        check_positive(
-            self.gamma, "gamma", meaning="regularization constant of [S 3.1]", owner=self
-        )
-        self._check_solver_params()
+        """Validate every parameter (the constraints table), then build the kernel."""
+        validate_params(self)
+        return self._make_kernel(X)
+
+    def _make_kernel(self, X=None):
+        """The kernel of the (validated) parameters; sigma2="scale" resolved on X."""
         return check_kernel(
             self.kernel, sigma2=resolve_sigma2(self.sigma2, X, self.kernel),
             degree=self.degree, tau=self.tau, owner=self,
@@ -430,7 +450,7 @@ default="rbf"
         ``LSSVMRegressor.predict``). ``sample_weight`` w gives the weighted LS-SVM,
         gamma_k = gamma w_k; rows with w_k = 0 are dropped (an infinite diagonal).
         """
-        kernel = self._check_params(X)
+        kernel = self._make_kernel(X)  # parameters validated at the start of fit
         X, fit_kernel = fit_view(kernel, X)  # precomputed: indices and K
         gamma = self.gamma
         keep, w = positive_weight_rows(sample_weight, X, owner=self)

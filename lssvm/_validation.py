@@ -1,7 +1,11 @@
 """Shared checks and messages: one wording for every estimator.
 
 A message says what is wrong, for which parameter and owner, what is allowed and what
-was received. Checks run once, at the public boundary.
+was received: "Owner: name must be <allowed> (meaning); got name=<value>." Checks run
+once, at the public boundary. Every estimator declares its parameters' allowed kinds
+in a class-level ``_parameter_constraints`` table (the constraint classes below:
+:class:`Positive`, :class:`Count`, :class:`Options`, ...), which
+:func:`validate_params` checks as the first step of ``fit``.
 """
 
 from __future__ import annotations
@@ -28,7 +32,27 @@ __all__ = [
     "check_finite_output",
     "feature_names",
     "check_feature_names",
+    "validate_params",
+    "Positive",
+    "NonNegative",
+    "Count",
+    "IntegerValued",
+    "Options",
+    "Boolean",
+    "NoneValue",
+    "Callable",
+    "KernelSpec",
+    "PositiveArray",
+    "PositiveList",
+    "NonZeroInteger",
+    "Splitter",
+    "RandomState",
+    "Unchecked",
+    "GAMMA_MEANING",
 ]
+
+#: The one wording of gamma's meaning (every LS-SVM estimator's ``gamma``).
+GAMMA_MEANING = "regularization constant of [S 3.1]"
 
 
 def _owner(owner) -> str:
@@ -63,12 +87,7 @@ def check_solver(value, *, owner=None) -> str:
     ...
     ValueError: solver must be one of ['direct', 'cg', 'auto']; got solver='lu'.
     """
-    if isinstance(value, str) and value in ESTIMATOR_SOLVERS:
-        return value
-    raise ValueError(
-        f"{_owner(owner)}solver must be one of {list(ESTIMATOR_SOLVERS)}; "
-        f"got solver={value!r}."
-    )
+    return check_constraints(value, "solver", [Options(ESTIMATOR_SOLVERS)], owner=owner)
 
 
 def check_classes(classes, *, owner) -> None:
@@ -89,14 +108,7 @@ def check_n_jobs(value, *, owner=None) -> None:
     ...
     ValueError: n_jobs must be None or a non-zero integer (-1: all CPUs); got n_jobs=0.
     """
-    ok = value is None or (
-        isinstance(value, numbers.Integral) and not isinstance(value, bool) and value
-    )
-    if not ok:
-        raise ValueError(
-            f"{_owner(owner)}n_jobs must be None or a non-zero integer (-1: all "
-            f"CPUs); got n_jobs={value!r}."
-        )
+    check_constraints(value, "n_jobs", N_JOBS, owner=owner)
 
 
 def check_count(value, name: str, *, minimum: int, meaning: str = "", owner=None):
@@ -235,3 +247,318 @@ def check_kernel(kernel, *, sigma2, degree, tau, owner):
         return make_kernel(kernel, sigma2=sigma2, degree=degree, tau=tau)
     except ValueError as exc:
         raise ValueError(f"{_owner(owner)}{exc}") from None
+
+
+# ------------------------------------------------------------------ constraints table
+# scikit-learn's declarative idea (``_parameter_constraints``: parameter name -> list
+# of allowed kinds), with this module's messages: an estimator declares, at class
+# level, one list per parameter of ``get_params()``; ``validate_params(self)``, the
+# first line of its ``fit``, checks them all and raises ValueError
+# "Owner: name must be <allowed>[ (meaning)]; got name=<repr>." at the first that fails.
+# A constraint's ``meaning`` (the parameter's role) is printed once, in parentheses.
+
+
+def _real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _integer(value) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+class Constraint:
+    """One allowed kind of value: ``allows(value)`` and its wording ``text``."""
+
+    text = ""
+
+    def __init__(self, meaning: str = ""):
+        self.meaning = meaning
+
+    def allows(self, value) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def bad_values(self) -> list:
+        """Values this constraint refuses (for tests; empty if it refuses none)."""
+        return []
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.text!r})"
+
+
+class Positive(Constraint):
+    """A finite real number > 0 (not a bool): "a positive float"."""
+
+    text = "a positive float"
+
+    def allows(self, value):
+        return _real(value) and bool(np.isfinite(value)) and value > 0
+
+    def bad_values(self):
+        return [0.0, -1.0, np.nan, np.inf, True, "1"]
+
+
+class NonNegative(Constraint):
+    """A finite real number >= 0: "a finite float >= 0"."""
+
+    text = "a finite float >= 0"
+
+    def allows(self, value):
+        return _real(value) and bool(np.isfinite(value)) and value >= 0
+
+    def bad_values(self):
+        return [-1.0, np.nan, np.inf, True, "0"]
+
+
+class Count(Constraint):
+    """An integer >= ``minimum`` (not a bool): "an integer >= m"."""
+
+    def __init__(self, minimum: int, meaning: str = ""):
+        super().__init__(meaning)
+        self.minimum = minimum
+        self.text = f"an integer >= {minimum}"
+
+    def allows(self, value):
+        return _integer(value) and value >= self.minimum
+
+    def bad_values(self):
+        return [self.minimum - 1, float(self.minimum) + 0.5, True, "1"]
+
+
+class IntegerValued(Constraint):
+    """A finite real with an integer value >= 1 (3 or 3.0): "a positive integer"."""
+
+    text = "a positive integer"
+
+    def allows(self, value):
+        return (
+            _real(value) and bool(np.isfinite(value))
+            and float(value).is_integer() and value >= 1
+        )  # fmt: skip
+
+    def bad_values(self):
+        return [0, 2.5, -1, True, "3"]
+
+
+class NonZeroInteger(Constraint):
+    """An integer other than 0 (not a bool): "a non-zero integer"."""
+
+    text = "a non-zero integer"
+
+    def allows(self, value):
+        return _integer(value) and value != 0
+
+    def bad_values(self):
+        return [0, 1.5, True, "1"]
+
+
+class Options(Constraint):
+    """One of the given values (compared with ==, strings only among strings)."""
+
+    def __init__(self, values, meaning: str = ""):
+        super().__init__(meaning)
+        self.values = tuple(values)
+        one = len(self.values) == 1
+        self.text = repr(self.values[0]) if one else f"one of {list(self.values)}"
+
+    def allows(self, value):
+        for v in self.values:
+            if isinstance(v, bool) or isinstance(value, (bool, np.bool_)):
+                if isinstance(v, bool) and isinstance(value, (bool, np.bool_)) and (
+                    bool(value) is v
+                ):
+                    return True
+            elif isinstance(v, str):
+                if isinstance(value, str) and value == v:
+                    return True
+            elif value is v or (_real(value) and _real(v) and value == v):
+                return True
+        return False
+
+    def bad_values(self):
+        return ["not-an-option", 3.5]
+
+
+class Boolean(Constraint):
+    """A bool (numpy's too): "a bool"."""
+
+    text = "a bool"
+
+    def allows(self, value):
+        return isinstance(value, (bool, np.bool_))
+
+    def bad_values(self):
+        return ["yes", None, 1]
+
+
+class NoneValue(Constraint):
+    """None."""
+
+    text = "None"
+
+    def allows(self, value):
+        return value is None
+
+
+class Callable(Constraint):
+    """A callable: "a callable"."""
+
+    text = "a callable"
+
+    def allows(self, value):
+        return callable(value)
+
+    def bad_values(self):
+        return [3]
+
+
+class KernelSpec(Constraint):
+    """A kernel name ('precomputed' too unless refused), a Kernel or a callable."""
+
+    def __init__(self, precomputed: bool = True, meaning: str = ""):
+        super().__init__(meaning)
+        from .kernels import KERNEL_NAMES
+
+        self.names = tuple(KERNEL_NAMES)
+        self.precomputed = precomputed
+        extra = ", 'precomputed'" if precomputed else ""
+        self.text = (
+            f"one of {list(self.names)}{extra}, a Kernel or a callable kernel(X, Z)"
+        )
+
+    def allows(self, value):
+        from .kernels import Kernel
+
+        if isinstance(value, str):
+            return value in self.names or (self.precomputed and value == "precomputed")
+        return isinstance(value, Kernel) or callable(value)
+
+    def bad_values(self):
+        return ["sigmoid", 3, None] + ([] if self.precomputed else ["precomputed"])
+
+
+class PositiveArray(Constraint):
+    """A 1-D array of finite positive floats (one per input)."""
+
+    text = "a 1-D array of positive floats"
+
+    def allows(self, value):
+        if isinstance(value, (str, bytes)) or np.ndim(value) != 1:
+            return False
+        try:
+            a = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            return False
+        return a.size > 0 and bool(np.all(np.isfinite(a)) and np.all(a > 0))
+
+    def bad_values(self):
+        return [[1.0, -1.0], [1.0, np.nan]]
+
+
+class PositiveList(Constraint):
+    """A positive float or a non-empty list of them (candidate values)."""
+
+    text = "a positive float or a non-empty list of positive floats"
+
+    def allows(self, value):
+        if isinstance(value, (str, bytes)) or np.ndim(value) > 1:
+            return False
+        values = [value] if np.ndim(value) == 0 else list(value)
+        return len(values) > 0 and all(Positive().allows(v) for v in values)
+
+    def bad_values(self):
+        return [[], [1.0, -1.0], "1", 0.0, [[1.0, 2.0]]]
+
+
+class Splitter(Constraint):
+    """A cross-validation splitter (``split``) or an iterable of (train, test)."""
+
+    text = "a splitter or a list of (train, test) index arrays"
+
+    def allows(self, value):
+        if hasattr(value, "split") and hasattr(value, "get_n_splits"):
+            return True
+        return not isinstance(value, (str, bytes, numbers.Number)) and hasattr(
+            value, "__iter__"
+        )
+
+    def bad_values(self):
+        return []  # strings and numbers are judged by the other entries
+
+
+class RandomState(Constraint):
+    """An int, a numpy RandomState/Generator (None: give NoneValue too)."""
+
+    text = "an int or a RandomState instance"
+
+    def allows(self, value):
+        return _integer(value) or isinstance(
+            value, (np.random.RandomState, np.random.Generator)
+        )
+
+    def bad_values(self):
+        return ["0", 1.5]
+
+
+class Unchecked(Constraint):
+    """Any value here; ``where`` says which code checks it (its own message)."""
+
+    def __init__(self, where: str):
+        super().__init__("")
+        self.text = f"anything (checked by {where})"
+
+    def allows(self, value):
+        return True
+
+
+def describe(constraints) -> str:
+    """'<a> or <b>[ (meaning)]': the allowed kinds of one table entry."""
+    texts = [c.text for c in constraints]
+    allowed = texts[-1]
+    if len(texts) > 1:
+        allowed = ", ".join(texts[:-1]) + " or " + allowed
+    meaning = next((c.meaning for c in constraints if c.meaning), "")
+    return allowed + (f" ({meaning})" if meaning else "")
+
+
+def check_constraints(value, name: str, constraints, *, owner=None):
+    """Raise ValueError unless ``value`` satisfies one of ``constraints``.
+
+    >>> check_constraints(0, "n_iter", [Count(1, "random samples")], owner="search")
+    Traceback (most recent call last):
+    ...
+    ValueError: search: n_iter must be an integer >= 1 (random samples); got n_iter=0.
+    >>> check_constraints(None, "n_jobs", [NoneValue(), NonZeroInteger("-1: all CPUs")])
+    """
+    if any(c.allows(value) for c in constraints):
+        return value
+    raise ValueError(
+        f"{_owner(owner)}{name} must be {describe(constraints)}; got {name}={value!r}."
+    )
+
+
+def validate_params(estimator) -> None:
+    """Check every parameter of ``estimator`` against its ``_parameter_constraints``.
+
+    Called once, first thing in ``fit``. The table must cover exactly the
+    parameters of ``get_params(deep=False)`` (a missing or extra entry is a bug of
+    the class, reported as such).
+
+    >>> from lssvm import LSSVMRegressor
+    >>> validate_params(LSSVMRegressor(gamma=-1.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: LSSVMRegressor: gamma must be a positive float (regularization constant of [S 3.1]); got gamma=-1.0.
+    """
+    table = type(estimator)._parameter_constraints
+    params = estimator.get_params(deep=False)
+    if set(table) != set(params):
+        raise RuntimeError(
+            f"{type(estimator).__name__}._parameter_constraints covers "
+            f"{sorted(table)}, but the parameters are {sorted(params)}."
+        )
+    for name, constraints in table.items():
+        check_constraints(params[name], name, constraints, owner=estimator)
+
+
+#: ``n_jobs`` everywhere: None (1 unless in a joblib context) or a non-zero integer.
+N_JOBS = [NoneValue(), NonZeroInteger("-1: all CPUs")]

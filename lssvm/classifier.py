@@ -40,10 +40,15 @@ from ._base import (
 )
 from ._docs import shared_parameters
 from ._validation import (
+    NoneValue,
+    Options,
+    RandomState,
+    Unchecked,
     check_classes,
+    check_constraints,
     check_finite_output,
     check_kernel,
-    check_positive,
+    validate_params,
 )
 from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
@@ -78,17 +83,30 @@ def has_probability(estimator):
     return estimator.probability is not False and estimator.probability is not None
 
 
+#: ``probability``: Platt's sigmoid on leave-one-out outputs, or the moderated output.
+PROBABILITY_CONSTRAINTS = [
+    Options(
+        PROBABILITY_METHODS,
+        meaning="True: Platt's sigmoid on leave-one-out outputs; 'bayes': "
+        "moderated output",
+    )
+]
+
+
 def check_probability(value, owner):
     """``probability`` as True, False or "bayes"; anything else raises ValueError."""
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, str) and value == "bayes":
-        return "bayes"
-    raise ValueError(
-        f"{type(owner).__name__}: probability must be False, True (Platt's sigmoid "
-        f"on leave-one-out outputs) or 'bayes' (moderated output); got "
-        f"probability={value!r}."
-    )
+    check_constraints(value, "probability", PROBABILITY_CONSTRAINTS, owner=owner)
+    return value if isinstance(value, str) else bool(value)
+
+
+#: The parameters LSSVMClassifier adds to LSSVMBase (also LSSVMClassifierCV's).
+CLASSIFIER_CONSTRAINTS = {
+    "coding": [Unchecked("lssvm.multiclass.codebook")],
+    "decoding": [Options(mc.DECODINGS)],
+    "targets": [Unchecked("lssvm.multiclass.bit_targets")],
+    "random_state": [NoneValue(), RandomState()],
+    "probability": PROBABILITY_CONSTRAINTS,
+}
 
 
 @shared_parameters(LSSVMBase)
@@ -192,6 +210,12 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     ((3, 2), 1)
     """
 
+    _parameter_constraints = {
+        **LSSVMBase._parameter_constraints,
+        **CLASSIFIER_CONSTRAINTS,
+        "bit_params": [NoneValue(), Unchecked("fit: a list of one dict per bit")],
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         if isinstance(self.probability, str) and self.probability == "bayes":
@@ -229,8 +253,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         self.probability = probability
 
     def _per_bit(self, n_bits, X=None):
-        """(gamma, kernel) of every bit: the estimator's, overridden by bit_params."""
-        self._check_solver_params()
+        """(gamma, kernel) of every bit: the estimator's, overridden by bit_params.
+
+        The estimator's own values are validated at the start of ``fit``; the values
+        of ``bit_params`` are checked here against the same constraints.
+        """
         common = {name: getattr(self, name) for name in BIT_PARAM_NAMES}
         if self.bit_params is None:
             overrides = [{}] * n_bits
@@ -256,11 +283,12 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                     f"{type(self).__name__}: bit_params[{j}] has unknown keys "
                     f"{sorted(unknown)}; allowed: {list(BIT_PARAM_NAMES)}."
                 )
+            for name, value in extra.items():
+                check_constraints(
+                    value, name, self._parameter_constraints[name], owner=self
+                )
             p = {**common, **extra}
-            gamma = check_positive(
-                p["gamma"], "gamma", meaning="regularization constant of [S 3.1]",
-                owner=self,
-            )  # fmt: skip
+            gamma = float(p["gamma"])
             kernel = check_kernel(
                 p["kernel"], sigma2=resolve_sigma2(p["sigma2"], X, p["kernel"]),
                 degree=p["degree"], tau=p["tau"], owner=self,
@@ -285,6 +313,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             repeated rows; rows of weight 0 are left out, exactly (an infinite
             diagonal entry), and every class must keep a row of positive weight.
         """
+        validate_params(self)  # the constraints table, once
         X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
@@ -299,11 +328,6 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         if keep is not None:
             X, y_index = X[keep], y_index[keep]
         M = len(self.classes_)
-        if self.decoding not in mc.DECODINGS:
-            raise ValueError(
-                f"{type(self).__name__}: decoding must be one of {list(mc.DECODINGS)}; "
-                f"got decoding={self.decoding!r}."
-            )
         try:
             C = mc.codebook(M, self.coding, random_state=self.random_state)
             Y = mc.encode(y_index, C).astype(np.float64)  # (N, n_bits), 0: unused
@@ -527,8 +551,16 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
-    def _bayes_proba(self, X, m):
-        """Moderated output [VanGestel01] with the GP variance of [S 3.60]."""
+    def _bayes_proba(self, X, m, *, mu=None, zeta=None, prior=None):
+        """Moderated output [VanGestel01] with the GP variance of [S 3.60].
+
+        ``mu``, ``zeta``, ``prior`` default to the fit's (``mu_``, ``zeta_``, the
+        weighted share of class +1); :func:`lssvm.bayes.class_probability` passes
+        those of its level-2 result.
+        """
+        mu = self.mu_ if mu is None else mu
+        zeta = self.zeta_ if zeta is None else zeta
+        prior = self._prior if prior is None else prior
         X = self._check_input(X)
         var = np.empty(X.shape[0])
         for rows, Kx in self._kernel_blocks(X):
@@ -536,7 +568,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 Kx, self.kernel_.diag(X[rows]), (self._cholesky_, False),
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
-        return prob.moderated_output(m, var, self.mu_, self.zeta_, self._prior)
+        return prob.moderated_output(m, var, mu, zeta, prior)
 
     def bit_outputs(self, X):
         """Latent outputs of the binary classifiers (3.14, before the sign).

@@ -21,7 +21,7 @@ from sklearn.utils.validation import validate_data
 
 from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
 from ._docs import shared_parameters
-from ._validation import check_finite_output, check_numeric_targets
+from ._validation import check_finite_output, check_numeric_targets, validate_params
 from .gp import predictive_variance
 from .kernels import Precomputed
 from .linalg.memory import check_dense_memory
@@ -138,6 +138,7 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         -------
         self
         """
+        validate_params(self)  # the constraints table of LSSVMBase
         X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,

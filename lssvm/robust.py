@@ -32,7 +32,10 @@ def robust_weights(e, *, c1: float = 2.5, c2: float = 3.0) -> NDArray[np.float64
     """
     e = np.asarray(e, dtype=np.float64)
     if not (0 < c1 < c2):
-        raise ValueError(f"Need 0 < c1 < c2; got c1={c1!r}, c2={c2!r}.")
+        raise ValueError(
+            "robust_weights: c1 and c2 must be floats with 0 < c1 < c2 (the error "
+            f"bounds of the weights); got c1={c1!r}, c2={c2!r}."
+        )
     mad = np.median(np.abs(e - np.median(e)))
     s = 1.483 * mad  # robust standard deviation of the errors
     if s == 0:

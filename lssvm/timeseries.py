@@ -47,23 +47,14 @@ for the Santa Fe competition data.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.validation import check_is_fitted
 
+from ._validation import check_count
+
 __all__ = ["lag_embed", "iterated_prediction", "one_step_prediction"]
-
-
-def _check_int(value, name: str, minimum: int, why: str = "") -> int:
-    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-    if ok and value >= minimum:
-        return int(value)
-    raise ValueError(
-        f"{name} must be an integer >= {minimum}{why}; got {name}={value!r}."
-    )
 
 
 def _check_series(series: ArrayLike, name: str) -> NDArray[np.float64]:
@@ -124,7 +115,7 @@ def lag_embed(
         series[n_lags:].
     """
     s = _check_series(series, "series")
-    n_lags = _check_int(n_lags, "n_lags", 1)
+    n_lags = check_count(n_lags, "n_lags", minimum=1, owner="lag_embed")
     if len(s) <= n_lags:
         raise ValueError(
             f"series must be longer than n_lags to give one window and its next "
@@ -161,7 +152,7 @@ def iterated_prediction(model, history: ArrayLike, n_steps: int) -> NDArray[np.f
     """
     n_lags = _n_lags_of(model)
     s = _check_series(history, "history")
-    n_steps = _check_int(n_steps, "n_steps", 1)
+    n_steps = check_count(n_steps, "n_steps", minimum=1)
     if len(s) < n_lags:
         raise ValueError(
             f"history must hold at least n_lags={n_lags} values (the model's "
@@ -206,8 +197,10 @@ def one_step_prediction(
     """
     n_lags = _n_lags_of(model)
     s = _check_series(series, "series")
-    start = _check_int(start, "start", n_lags, " (n_lags, the model's inputs)")
-    n_steps = _check_int(n_steps, "n_steps", 1)
+    start = check_count(
+        start, "start", minimum=n_lags, meaning="n_lags, the model's inputs"
+    )
+    n_steps = check_count(n_steps, "n_steps", minimum=1)
     stop = start + n_steps - 1  # the windows use series[start - n_lags : stop]
     if stop > len(s):
         raise ValueError(

@@ -76,9 +76,9 @@ def test_rbf_training_residual_falls_with_components(regression_data):
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"n_components": 0}, "n_components must be a positive integer"),
-        ({"n_components": 1.5}, "n_components must be a positive integer"),
-        ({"max_iter": 0}, "max_iter must be a positive integer"),
+        ({"n_components": 0}, "n_components must be an integer >= 1"),
+        ({"n_components": 1.5}, "n_components must be an integer >= 1"),
+        ({"max_iter": 0}, "max_iter must be an integer >= 1"),
         ({"tol": -1.0}, "tol must be a positive float"),
     ],
 )

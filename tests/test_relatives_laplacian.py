@@ -142,7 +142,7 @@ def test_errors(moons):
     X, y, y_semi, *_ = moons
     with pytest.raises(ValueError, match="gamma_A must be a positive float"):
         LapRLSClassifier(gamma_A=0.0).fit(X, y_semi)
-    with pytest.raises(ValueError, match="gamma_I must be a non-negative float"):
+    with pytest.raises(ValueError, match="gamma_I must be a finite float >= 0"):
         LapRLSClassifier(gamma_I=-1.0).fit(X, y_semi)
     with pytest.raises(ValueError, match="weights must be one of"):
         LapSVMClassifier(weights="gauss").fit(X, y_semi)

@@ -98,7 +98,7 @@ def test_multiclass_ranking(rng):
     [
         ({"criterion": "weight", "kernel": "rbf"}, "needs the linear kernel"),
         ({"criterion": "abs"}, "criterion must be one of"),
-        ({"step": 0}, "step must be a positive integer"),
+        ({"step": 0}, "step must be an integer >= 1"),
         ({"n_features_to_select": 0}, "n_features_to_select must be None"),
         ({"gamma": 0.0}, "gamma must be a positive float"),
     ],

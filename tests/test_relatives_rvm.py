@@ -182,7 +182,7 @@ def test_regressor_warns_when_max_iter_is_tiny(sinc_data):
     "params, match",
     [
         (dict(solver="newton"), "solver must be one of"),
-        (dict(fit_intercept="yes"), "fit_intercept must be True or False"),
+        (dict(fit_intercept="yes"), "fit_intercept must be a bool"),
         (dict(max_iter=0), "max_iter"),
         (dict(tol=-1.0), "tol"),
         (dict(sigma2=-1.0), "sigma2"),

@@ -20,7 +20,9 @@ def test_weights_follow_the_scheme():
     np.testing.assert_allclose(v[inner], 1.0)
     np.testing.assert_allclose(v[middle], (3.0 - r[middle]) / 0.5)
     np.testing.assert_allclose(v[outer], 1e-4)
-    with pytest.raises(ValueError, match="Need 0 < c1 < c2"):
+    with pytest.raises(
+        ValueError, match="robust_weights: c1 and c2 must be floats with 0 < c1 < c2"
+    ):
         robust_weights(e, c1=3.0, c2=2.0)
 
 

@@ -304,8 +304,8 @@ def test_verbose(classification_data, capsys):
     "params, match",
     [
         ({"search": "bayes"}, "search must be one of"),
-        ({"gamma": []}, "gamma must be a non-empty list"),
-        ({"sigma2": []}, "sigma2 must be a non-empty list"),
+        ({"gamma": []}, "gamma must be a positive float or a non-empty list"),
+        ({"sigma2": []}, "sigma2 must be a positive float or a non-empty list"),
         ({"gamma": [1.0, -1.0]}, "gamma must be a positive float"),
         ({"gamma": [0.0]}, "gamma must be a positive float"),
         ({"gamma": -3.0}, "gamma must be a positive float"),
@@ -326,7 +326,8 @@ def test_error_messages_name_the_estimator(classification_data):
     with pytest.raises(ValueError, match=r"LSSVMRegressorCV: search must be one of"):
         LSSVMRegressorCV(search="bayes").fit(X, y)
     with pytest.raises(
-        ValueError, match=r"LSSVMClassifierCV: gamma must be a non-empty"
+        ValueError,
+        match=r"LSSVMClassifierCV: gamma must be a positive float or a non-empty",
     ):
         LSSVMClassifierCV(gamma=[]).fit(X, y)
 

@@ -29,6 +29,7 @@ Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,7 +37,7 @@ from numpy.typing import NDArray
 from sklearn.utils.validation import check_array
 
 from .._log import Progress
-from .._validation import check_feature_names, feature_names
+from .._validation import check_count, check_feature_names, feature_names
 from . import evidence
 
 __all__ = ["ARDStage", "ARDResult", "ard"]
@@ -150,21 +151,20 @@ def _standardize(X, standardize):
 
 
 def _check_options(threshold, min_features, max_iter, max_stages, n_features):
-    if not 0.0 < threshold < 1.0:
+    ok = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)
+    if not (ok and 0.0 < threshold < 1.0):
         raise ValueError(
-            f"threshold must be in (0, 1) (weight relative to the largest below "
-            f"which an input is removed); got threshold={threshold!r}."
+            f"ard: threshold must be a float in (0, 1) (weight relative to the "
+            f"largest below which an input is removed); got threshold={threshold!r}."
         )
-    if not 1 <= int(min_features) <= n_features:
+    check_count(min_features, "min_features", minimum=1, owner="ard")
+    if min_features > n_features:
         raise ValueError(
-            f"min_features must be between 1 and n_features={n_features}; "
+            f"ard: min_features must be between 1 and n_features={n_features}; "
             f"got min_features={min_features!r}."
         )
-    if int(max_iter) < 1 or int(max_stages) < 1:
-        raise ValueError(
-            f"max_iter and max_stages must be positive integers; got "
-            f"max_iter={max_iter!r}, max_stages={max_stages!r}."
-        )
+    check_count(max_iter, "max_iter", minimum=1, owner="ard")
+    check_count(max_stages, "max_stages", minimum=1, owner="ard")
 
 
 def _to_remove(weights, path, threshold, one_at_a_time):

@@ -58,13 +58,13 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import brentq, minimize
 from scipy.sparse import issparse
+from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._validation import check_numeric_targets
 from ..classifier import LSSVMClassifier
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
-from ..probability import moderated_output
 from ..regressor import LSSVMRegressor
 
 __all__ = [
@@ -137,7 +137,9 @@ class Level2Result:
     classes : ndarray or None
         The two labels (coded -1, +1) for classification; None for regression.
     model : LSSVMClassifier, LSSVMRegressor or None
-        The level-1 model fitted at gamma_MP (None with ``fit_model=False``).
+        The level-1 model fitted at gamma_MP (None with ``fit_model=False``); the
+        classifier with ``probability="bayes"`` (its ``predict_proba`` is the
+        moderated output; it keeps the Cholesky factor of K + I/gamma, 8 N^2 bytes).
     stationary : bool
         False if gamma_MP sits at the edge of the search range (see
         :func:`solve_level2`); the relations at the optimum then do not hold.
@@ -357,17 +359,17 @@ def _reject_input(value, name, owner):
         )
 
 
-def _check_sigma2(sigma2, n_features):
+def _check_sigma2(sigma2, n_features, owner="level2"):
     s = np.asarray(sigma2, dtype=np.float64)
     if s.ndim > 1 or not np.all(np.isfinite(s)) or not np.all(s > 0):
         raise ValueError(
-            f"sigma2 must be a positive float or a 1-D array of positive floats "
-            f"(RBF width(s) of [S 3.13]); got sigma2={sigma2!r}."
+            f"{owner}: sigma2 must be a positive float or a 1-D array of positive "
+            f"floats (RBF width(s) of [S 3.13]); got sigma2={sigma2!r}."
         )
     if s.ndim == 1 and s.shape[0] != n_features:
         raise ValueError(
-            f"sigma2 has {s.shape[0]} entries but X has {n_features} features; "
-            "give one width per input (ARD)."
+            f"{owner}: sigma2 has {s.shape[0]} entries but X has {n_features} "
+            "features; give one width per input (ARD)."
         )
     return float(s) if s.ndim == 0 else s
 
@@ -434,7 +436,14 @@ def level2(
     spectrum = centred_spectrum(K, t)  # [VG 8]
     out = solve_level2(spectrum)  # [VG 9], [VG 7], [VG 11]
     model = None
-    if fit_model:
+    if fit_model and task == "classification" and not (
+        isinstance(kernel, str) and kernel == "precomputed"
+    ):
+        # level 1 with the moderated output: class_probability reads this model
+        model = LSSVMClassifier(
+            gamma=out["gamma"], kernel=kernel, sigma2=sigma2, probability="bayes"
+        ).fit(X_given, y)  # [VG 3]
+    elif fit_model:
         model = level1(
             X_given, y, gamma=out["gamma"], sigma2=sigma2, kernel=kernel, task=task
         )
@@ -521,7 +530,7 @@ def log_evidence_gradient(
     gradient : float or ndarray of shape (n_features,)
     """
     X, t, _ = check_data(X, y, task, owner="log_evidence_gradient")
-    s = _check_sigma2(sigma2, X.shape[1])
+    s = _check_sigma2(sigma2, X.shape[1], owner="log_evidence_gradient")
     widths = np.broadcast_to(np.asarray(s, dtype=np.float64), (X.shape[1],))
     value, grad, _ = _evidence_and_gradient(X, t, widths)
     return value, (float(grad.sum()) if np.ndim(s) == 0 else grad)
@@ -562,7 +571,11 @@ def level3(
     X_given = X
     X, t, _ = check_data(X, y, task, owner="level3")
     n = X.shape[1]
-    s0 = _initial_sigma2(X, t) if sigma2 is None else _check_sigma2(sigma2, n)
+    s0 = (
+        _initial_sigma2(X, t)
+        if sigma2 is None
+        else _check_sigma2(sigma2, n, owner="level3")
+    )
     x0 = np.log(np.broadcast_to(s0, (n,)) if ard else np.atleast_1d(np.mean(s0)))
 
     def widths(x):
@@ -596,6 +609,10 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
 
     .. math:: P(y = +1 | x) = 1 / (1 + \exp(-2 m(x) / v - \log(\pi_+/\pi_-))).
 
+    It is :class:`lssvm.LSSVMClassifier` with ``probability="bayes"`` (the model
+    :func:`level2` fits), with the level-2 mu and zeta and the given prior: no
+    model is refitted.
+
     Parameters
     ----------
     result : Level2Result
@@ -611,17 +628,24 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     """
     if result.classes is None or result.model is None:
         raise ValueError(
-            "class_probability needs a Level2Result of task='classification' "
-            "fitted with fit_model=True."
+            "class_probability: result must be a Level2Result of "
+            "task='classification' fitted with fit_model=True."
         )
     t = result.targets
     pi = float(np.mean(t > 0)) if prior is None else float(prior)
     if not 0.0 < pi < 1.0:
-        raise ValueError(f"prior must be in (0, 1); got prior={prior!r}.")
-    X = result.model._check_input(X)  # fitted, features and their names checked
-    reg = LSSVMRegressor(gamma=result.gamma, sigma2=result.sigma2)
-    reg.fit(result.model.support_vectors_, t)
-    m, std = reg.predict(X, return_std=True)  # one pass over the kernel blocks
-    std = std / np.sqrt(reg.signal_variance_)  # unit prior: the scale of mu, not y's
-    # z | y ~ N(y, 1/zeta + std^2/mu), Bayes' rule: lssvm.probability
-    return moderated_output(m, std**2, result.mu, result.zeta, pi)
+        raise ValueError(
+            f"class_probability: prior must be a float in (0, 1) (pi_+ = P(y = +1)); "
+            f"got prior={prior!r}."
+        )
+    model = result.model
+    if getattr(model, "_probability_fitted", None) != "bayes":
+        # a level-1 model fitted without probability="bayes" (built by hand): the
+        # same model with the moderated output, fitted once on its own data
+        model = clone(model).set_params(probability="bayes")
+        model.fit(result.model.support_vectors_, result.classes[(t > 0).astype(int)])
+    # LSSVMClassifier(probability="bayes"): m(x) and the GP variance of [S 3.60],
+    # z | y ~ N(y, 1/zeta + var/mu), Bayes' rule (lssvm.probability), with the
+    # level-2 mu, zeta and this prior
+    m = model.bit_outputs(X)[:, 0]  # fitted, features and their names checked
+    return model._bayes_proba(X, m, mu=result.mu, zeta=result.zeta, prior=pi)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -19,21 +20,35 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import multiclass as mc
-from .._base import ACCEPT_SPARSE, LSSVMBase, NamedParameters, positive_weight_rows
+from .._base import (
+    ACCEPT_SPARSE,
+    KERNEL_CONSTRAINTS,
+    SOLVER_CONSTRAINTS,
+    LSSVMBase,
+    NamedParameters,
+    positive_weight_rows,
+)
 from .._docs import shared_parameters
 from .._log import Progress
 from .._validation import (
+    GAMMA_MEANING,
+    Boolean,
+    Callable,
+    Count,
+    NoneValue,
+    Options,
+    PositiveList,
+    RandomState,
+    Splitter,
     check_classes,
-    check_count,
     check_numeric_targets,
-    check_positive,
+    validate_params,
 )
-from ..classifier import LSSVMClassifier, has_probability, check_probability
+from ..classifier import CLASSIFIER_CONSTRAINTS, LSSVMClassifier, has_probability
 from ..kernels import Precomputed, fit_view
-from ..linalg.memory import check_dense_memory
 from ..regressor import LSSVMRegressor
 from . import search as _search
-from .closed_form import make_folds
+from .closed_form import SCORINGS, STRATEGIES, make_folds
 
 __all__ = ["LSSVMClassifierCV", "LSSVMRegressorCV", "SEARCHES"]
 
@@ -41,6 +56,30 @@ SEARCHES = ("grid", "shrinking", "random", "simplex")
 #: Parameters shared with LSSVMClassifier/LSSVMRegressor that reach the refit as given
 #: (fit_intercept also reaches the closed-form CV: it scores the same model).
 SHARED_REFIT_PARAMS = ("solver", "tol", "fit_intercept", "n_jobs")
+
+
+class _SearchData(NamedTuple):
+    """The rows one search uses, passed as an argument (never stored on the estimator).
+
+    ``X``, ``y``: those rows (the Gram matrix of those points with
+    kernel="precomputed"); ``w``: their positive weights or None; ``rows``: their
+    indices in the data as given; ``held_out``: the held-out index sets of an
+    explicit ``cv``, on the data as given (None for an int or "loo");
+    ``n_given``: the number of rows as given.
+    """
+
+    X: object
+    y: np.ndarray
+    w: np.ndarray | None
+    rows: np.ndarray
+    held_out: list | None
+    n_given: int
+
+    def subset(self, rows, precomputed):
+        """The same search restricted to ``rows`` (positions in this one)."""
+        X = self.X[np.ix_(rows, rows)] if precomputed else self.X[rows]
+        w = None if self.w is None else self.w[rows]
+        return self._replace(X=X, y=self.y[rows], w=w, rows=self.rows[rows])
 
 
 @shared_parameters(LSSVMBase)
@@ -131,24 +170,43 @@ default="rbf"
     def _precomputed(self):
         return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
-    def _rows(self, X, rows):
-        """Rows of X; with kernel="precomputed" the Gram matrix of those points."""
-        return X[np.ix_(rows, rows)] if self._precomputed() else X[rows]
-
-    def _search_data(self, X, y, sample_weight):
-        """(X, y, w) for the search: rows of weight 0 dropped, as in the fit."""
+    def _search_data(self, X, y, sample_weight, held_out):
+        """The search's :class:`_SearchData`: rows of weight 0 dropped, as in fit."""
         if self._precomputed():
             X = fit_view(Precomputed(), X)[1].K  # checks that the Gram matrix is square
         keep, w = positive_weight_rows(sample_weight, X, owner=self)
-        self._kept_of = np.arange(X.shape[0])  # rows of the data as given
+        n = X.shape[0]
+        data = _SearchData(X, y, None, np.arange(n), held_out, n)
         if keep is None:
-            self._kept = self._kept_of
-            return X, y, None
-        self._kept = keep
-        return self._rows(X, keep), y[keep], w
+            return data
+        return data.subset(keep, self._precomputed())._replace(w=w)
 
     _estimator_class = None
     _default_scoring = None
+
+    #: Allowed values of each parameter, checked once at the start of ``fit``.
+    _parameter_constraints = {
+        "gamma": [
+            PositiveList(f"candidate values of the {GAMMA_MEANING}"), NoneValue()
+        ],
+        "sigma2": [
+            PositiveList("candidate RBF widths sigma^2 of [S 3.13]"), NoneValue()
+        ],
+        "kernel": KERNEL_CONSTRAINTS["kernel"],
+        "degree": KERNEL_CONSTRAINTS["degree"],
+        "tau": KERNEL_CONSTRAINTS["tau"],
+        "cv": [Count(2), Options(("loo",)), Splitter(), NoneValue()],
+        "search": [Options(SEARCHES)],
+        "scoring": [Options(SCORINGS), Callable(), NoneValue()],
+        "n_refinements": [Count(0, "local refinements of the shrinking grid search")],
+        "n_iter": [Count(1, "random samples or simplex iterations")],
+        "random_state": [NoneValue(), RandomState()],
+        "strategy": [Options(STRATEGIES)],
+        "verbose": [
+            Count(0, "0: silent, > 0: progress on standard error"), Boolean()
+        ],
+        **SOLVER_CONSTRAINTS,
+    }
 
     def __init__(
         self,
@@ -190,16 +248,16 @@ default="rbf"
         self.n_jobs = n_jobs
 
     def _candidates(self, name, default):
+        """The candidate values of ``name`` (validated by the constraints table)."""
         values = default if getattr(self, name) is None else getattr(self, name)
-        values = [values] if np.ndim(values) == 0 else list(values)
-        if not values:
-            raise ValueError(f"{type(self).__name__}: {name} must be a non-empty list.")
-        for v in values:
-            check_positive(v, name, owner=self)
-        return values
+        return [values] if np.ndim(values) == 0 else list(values)
 
-    def _search_one(self, X, Y, folds, gammas, sigma2s, scoring=None):
-        """One search of :mod:`lssvm.model_selection.search` over (gamma, sigma2) for targets Y."""
+    def _search_one(self, X, Y, folds, gammas, sigma2s, sample_weight, scoring=None):
+        """One search of :mod:`lssvm.model_selection.search` over (gamma, sigma2).
+
+        The search checks the memory of the closed form (its N x N matrices) before
+        it allocates; the message names this estimator.
+        """
         common = dict(
             kernel=self.kernel,
             degree=self.degree,
@@ -207,8 +265,9 @@ default="rbf"
             scoring=scoring or self.scoring or self._default_scoring,
             strategy=self.strategy,
             verbose=self.verbose,
-            sample_weight=self._weights,
+            sample_weight=sample_weight,
             fit_intercept=self.fit_intercept,
+            owner=self,
         )
         search, extra = {
             "grid": (_search.grid_search, {}),
@@ -221,24 +280,6 @@ default="rbf"
         return search(X, Y, folds, gammas=gammas, sigma2s=sigma2s, **extra, **common)
 
     def _grids(self, X):
-        if self.search not in SEARCHES:
-            raise ValueError(
-                f"{type(self).__name__}: search must be one of {list(SEARCHES)}; "
-                f"got search={self.search!r}."
-            )
-        check_count(
-            self.n_refinements, "n_refinements", minimum=0,
-            meaning="local refinements of the shrinking grid search", owner=self,
-        )  # fmt: skip
-        check_count(
-            self.n_iter, "n_iter", minimum=1,
-            meaning="random samples or simplex iterations", owner=self,
-        )  # fmt: skip
-        check_dense_memory(
-            X.shape[0], n_matrices=4, what="closed-form cross-validation",
-            alternative='tune on a subsample, or use GridSearchCV on LSSVMClassifier'
-            ' / LSSVMRegressor with solver="cg"', owner=self,
-        )  # fmt: skip
         gammas = self._candidates("gamma", _search.GAMMA_0)
         sigma2s = self._candidates("sigma2", _search.initial_sigma2_grid(X.shape[1]))
         return gammas, sigma2s
@@ -255,7 +296,8 @@ default="rbf"
 
         Their indices refer to all the rows of X; the search uses subsets (rows of
         positive weight, the rows of a bit), so the held-out sets are taken here
-        once and restricted to each subset by :meth:`_folds`.
+        once and restricted to each subset by :meth:`_folds`. None for an int or
+        "loo" (folds made on each subset).
         """
         cv = self.cv
         explicit = not (
@@ -263,21 +305,21 @@ default="rbf"
             or (isinstance(cv, numbers.Integral) and not isinstance(cv, bool))
             or (isinstance(cv, str) and cv == "loo")
         )
-        self._held_out = make_folds(cv, X, y, classifier=classifier) if explicit else None
+        return make_folds(cv, X, y, classifier=classifier) if explicit else None
 
-    def _folds(self, X, y, classifier, rows=None):
-        """make_folds(cv), an int cv capped at the smallest class for classifiers.
+    def _folds(self, data, classifier):
+        """The folds of the search over ``data`` (a :class:`_SearchData`).
 
         Explicit splits: the held-out sets of :meth:`_split_once` restricted to the
-        rows used (``rows`` of the rows of positive weight), empty ones dropped.
+        rows used, empty ones dropped. Otherwise make_folds(cv), an int cv capped at
+        the smallest class for classifiers.
         """
-        held_out = getattr(self, "_held_out", None)
-        if held_out is not None:
-            used = self._kept if rows is None else self._kept[rows]
-            position = np.full(len(self._kept_of), -1)
-            position[used] = np.arange(len(used))
-            folds = [position[V] for V in held_out]
+        if data.held_out is not None:
+            position = np.full(data.n_given, -1)
+            position[data.rows] = np.arange(len(data.rows))
+            folds = [position[V] for V in data.held_out]
             return [V[V >= 0] for V in folds if np.any(V >= 0)]
+        X, y = data.X, data.y
         cv = self.cv
         if classifier and isinstance(cv, numbers.Integral) and not isinstance(
             cv, bool
@@ -302,24 +344,23 @@ default="rbf"
                 cv = smallest
         return make_folds(cv, X, y, classifier=classifier)
 
-    def _say(self, message):
-        """A progress line on standard error when ``verbose``."""
-        self._log(message, timed=False)
-
-    def _refit(self, X, y, sample_weight=None):
-        """Step (5): the best model on all the data (X as given: feature names).
-
-        Also ends the fit's use of the search weights ``_weights``.
-        """
-        del self._weights, self._held_out, self._kept, self._kept_of
-        self._say("refit on all the data")
+    def _refit(self, X, y, sample_weight, log):
+        """Step (5): the best model on all the data (X as given: feature names)."""
+        log("refit on all the data", timed=False)
         self.best_estimator_.fit(X, y, sample_weight=sample_weight)
-        self._say(f"done in {self._log.elapsed:.1f} s")
+        log(f"done in {log.elapsed:.1f} s", timed=False)
 
-    def _tune(self, X, Y, y_for_folds, classifier, scoring=None, **fixed):
-        gammas, sigma2s = self._grids(X)
-        folds = self._folds(X, y_for_folds, classifier)
-        result = self._search_one(X, Y, folds, gammas, sigma2s, scoring=scoring)
+    def _start(self):
+        """Validate the parameters (once) and open the fit's progress printer."""
+        validate_params(self)
+        return Progress("tune", int(self.verbose))
+
+    def _tune(self, data, Y, classifier, scoring=None, **fixed):
+        gammas, sigma2s = self._grids(data.X)
+        folds = self._folds(data, classifier)
+        result = self._search_one(
+            data.X, Y, folds, gammas, sigma2s, data.w, scoring=scoring
+        )
         self.best_params_ = self._params_of(result)
         self.best_score_ = result.best_score
         self.cv_results_ = result.cv_results
@@ -332,13 +373,6 @@ default="rbf"
     def _shared_params(self):
         """The parameters of :class:`lssvm._base.LSSVMBase` that the refit takes as given."""
         return {name: getattr(self, name) for name in SHARED_REFIT_PARAMS}
-
-    def _check_verbose(self):
-        verbose = int(self.verbose) if isinstance(self.verbose, bool) else self.verbose
-        return check_count(
-            verbose, "verbose", minimum=0,
-            meaning="0: silent, > 0: progress on standard error", owner=self,
-        )  # fmt: skip
 
     def _delegate(self, X):
         """``best_estimator_``, after checking X's features against this estimator."""
@@ -400,6 +434,11 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
     _estimator_class = LSSVMClassifier
     _default_scoring = "accuracy"
+    _parameter_constraints = {
+        **_LSSVMCVBase._parameter_constraints,
+        **{k: v for k, v in CLASSIFIER_CONSTRAINTS.items() if k != "random_state"},
+        "per_bit": [Boolean("tune each bit separately")],
+    }
 
     def __init__(
         self,
@@ -445,24 +484,22 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
 
         ``sample_weight``: see the class docstring (weighted LS-SVM).
         """
-        self._log = Progress("tune", self._check_verbose())
+        log = self._start()
         X_given = X
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
-        check_probability(self.probability, self)
-        y_all = y
-        self._split_once(X, y, classifier=True)
-        X, y, self._weights = self._search_data(X, y, sample_weight)
-        missing = np.setdiff1d(self.classes_, y)
+        held_out = self._split_once(X, y, classifier=True)
+        data = self._search_data(X, y, sample_weight, held_out)
+        missing = np.setdiff1d(self.classes_, data.y)
         if len(missing):
             raise ValueError(
                 f"{type(self).__name__}: sample_weight is 0 for every sample of "
                 f"class(es) {missing.tolist()}; each of the classes "
                 f"{self.classes_.tolist()} needs a sample of positive weight."
             )
-        index = np.searchsorted(self.classes_, y)
+        index = np.searchsorted(self.classes_, data.y)
         C = mc.codebook(len(self.classes_), self.coding, random_state=self.random_state)
         Y = mc.encode(index, C).astype(np.float64)
         T = mc.bit_targets(Y, self.targets)
@@ -471,17 +508,17 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             random_state=self.random_state, probability=self.probability,
         )  # fmt: skip
         if C.shape[1] == 1:  # two classes, one bit: the binary LS-SVM
-            self._tune(X, T[:, 0], y, classifier=True, **fixed)
+            self._tune(data, T[:, 0], classifier=True, **fixed)
         elif self.per_bit:
-            self._tune_bits(X, y, Y, T, fixed)
+            self._tune_bits(data, Y, T, fixed, log)
         else:
-            self._tune_shared(X, y, C, T, fixed)
-        self._refit(X_given, y_all, sample_weight)
+            self._tune_shared(data, C, T, fixed)
+        self._refit(X_given, y, sample_weight, log)
         return self
 
-    def _tune_bits(self, X, y, Y, T, fixed):
+    def _tune_bits(self, data, Y, T, fixed, log):
         """One search per bit; bits on the same rows share folds (and grids)."""
-        gammas, sigma2s = self._grids(X)
+        gammas, sigma2s = self._grids(data.X)
         groups: dict = {}
         for j in range(Y.shape[1]):
             groups.setdefault((Y[:, j] != 0).tobytes(), []).append(j)
@@ -489,34 +526,36 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
         n_splits = []
         for bits in groups.values():
             rows = np.flatnonzero(Y[:, bits[0]])
-            Xr, Tr = self._rows(X, rows), T[np.ix_(rows, bits)]
-            folds = self._folds(Xr, y[rows], classifier=True, rows=rows)
-            weights = self._weights
-            self._weights = None if weights is None else weights[rows]
+            bit = data.subset(rows, self._precomputed())  # the bit's rows and weights
+            Tr = T[np.ix_(rows, bits)]
+            folds = self._folds(bit, classifier=True)
             n_splits.append(len(folds))
-            self._say(
+            log(
                 f"bit{'s' if len(bits) > 1 else ''} "
                 f"{', '.join(str(j + 1) for j in bits)} of {Y.shape[1]} "
-                f"(classes {np.unique(y[rows]).tolist()}, {len(rows)} rows, "
-                f"{len(folds)} folds), {self._log.elapsed:.1f} s"
+                f"(classes {np.unique(bit.y).tolist()}, {len(rows)} rows, "
+                f"{len(folds)} folds), {log.elapsed:.1f} s",
+                timed=False,
             )
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
-                    Xr, Tr, folds, gammas=gammas, sigma2s=sigma2s,
+                    bit.X, Tr, folds, gammas=gammas, sigma2s=sigma2s,
                     kernel=self.kernel, degree=self.degree, tau=self.tau,
                     scoring=self.scoring or self._default_scoring,
                     strategy=self.strategy, verbose=self.verbose,
-                    sample_weight=self._weights,
+                    sample_weight=bit.w, owner=self,
                 )  # fmt: skip
             else:
                 found = []
                 for i, j in enumerate(bits):
                     if len(bits) > 1:
-                        self._say(
-                            f"bit {j + 1} of {Y.shape[1]}: search {self.search!r}"
+                        log(
+                            f"bit {j + 1} of {Y.shape[1]}: search {self.search!r}",
+                            timed=False,
                         )
-                    found.append(self._search_one(Xr, Tr[:, i], folds, gammas, sigma2s))
-            self._weights = weights
+                    found.append(
+                        self._search_one(bit.X, Tr[:, i], folds, gammas, sigma2s, bit.w)
+                    )
             for j, result in zip(bits, found):
                 results[j] = result
         bit_params = [self._params_of(r) for r in results]
@@ -529,7 +568,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             bit_params=bit_params, **self._shared_params(), **fixed,
         )  # fmt: skip
 
-    def _tune_shared(self, X, y, C, T, fixed):
+    def _tune_shared(self, data, C, T, fixed):
         """One (gamma, sigma2) for every bit, by the CV accuracy of decoded classes."""
         if np.any(C == 0):
             raise ValueError(
@@ -540,13 +579,13 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             )
         decoding = self.decoding
         # target of each class on each bit (+-1, or LS-SVM_F's), for loss decoding
-        code_targets = mc.code_targets(np.searchsorted(self.classes_, y), T)
+        code_targets = mc.code_targets(np.searchsorted(self.classes_, data.y), T)
 
         def decoded_accuracy(codes_true, latent):
             truth = mc.decode(codes_true, C)  # signs are the codeword: distance 0
             return float(np.mean(mc.decode(latent, C, decoding, code_targets) == truth))
 
-        self._tune(X, T, y, classifier=True, scoring=self.scoring or decoded_accuracy,
+        self._tune(data, T, classifier=True, scoring=self.scoring or decoded_accuracy,
                    **fixed)  # fmt: skip
 
     def decision_function(self, X):
@@ -614,18 +653,17 @@ class LSSVMRegressorCV(RegressorMixin, _LSSVMCVBase):
         fits them with one factorisation. ``sample_weight``: see the class
         docstring (weighted LS-SVM).
         """
-        self._log = Progress("tune", self._check_verbose())
+        log = self._start()
         X_given = X
         X, y = validate_data(
             self, X, y, y_numeric=True, multi_output=True, dtype=np.float64,
             accept_sparse=ACCEPT_SPARSE,
         )  # fmt: skip
         y = check_numeric_targets(y, owner=self)
-        y_all = y
-        self._split_once(X, y, classifier=False)
-        X, y, self._weights = self._search_data(X, y, sample_weight)
-        self._tune(X, y, y, classifier=False)
-        self._refit(X_given, y_all, sample_weight)
+        held_out = self._split_once(X, y, classifier=False)
+        data = self._search_data(X, y, sample_weight, held_out)
+        self._tune(data, data.y, classifier=False)
+        self._refit(X_given, y, sample_weight, log)
         return self
 
     def predict(self, X, return_std=False):

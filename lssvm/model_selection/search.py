@@ -136,11 +136,14 @@ class _Evaluator:
     def __init__(
         self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
         strategy="auto", verbose=0, per_column=False, sample_weight=None,
-        fit_intercept=True,
+        fit_intercept=True, owner=None,
     ):  # fmt: skip
+        # The one memory check of the closed-form CV (the searches and the CV
+        # estimators, which pass themselves as ``owner`` for the message).
         check_dense_memory(
             X.shape[0], n_matrices=_CV_MATRICES, what="closed-form cross-validation",
-            alternative="tune on a subsample",
+            alternative="tune on a subsample, or use GridSearchCV on LSSVMClassifier"
+            ' / LSSVMRegressor with solver="cg"', owner=owner,
         )  # fmt: skip
         self.X, self.Y, self.folds = X, Y, folds
         self.sample_weight = sample_weight  # weighted LS-SVM and weighted scores
@@ -242,7 +245,8 @@ def grid_search(
     progress line per kernel matrix on standard error), ``sample_weight`` (None;
     positive weights of the weighted LS-SVM; they also weight the held-out points of
     the named scores, see :func:`lssvm.model_selection.closed_form.score_latent`) and
-    ``fit_intercept`` (True; False scores the model without bias, [S 3.62]).
+    ``fit_intercept`` (True; False scores the model without bias, [S 3.62]) and
+    ``owner`` (None; the estimator or name that memory errors name).
     """
     ev = _Evaluator(X, Y, folds, **options)
     return ev.grid(gammas, sigma2s)

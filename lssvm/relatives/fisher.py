@@ -28,14 +28,14 @@ this is, up to scale, the direction of the LS-SVM with targets +-1 or LS-SVM_F's
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import cho_factor, cho_solve, solve
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import NonNegative, check_constraints, validate_params
 
 __all__ = [
     "class_statistics",
@@ -60,9 +60,9 @@ def _two_class_masks(y):
     return y == labels[1], y == labels[0], labels
 
 
-def _check_reg(reg):
-    if not (isinstance(reg, numbers.Real) and np.isfinite(reg) and reg >= 0):
-        raise ValueError(f"reg must be a finite float >= 0; got reg={reg!r}.")
+def _check_reg(reg, owner=None):
+    check_constraints(reg, "reg", FisherDiscriminant._parameter_constraints["reg"],
+                      owner=owner)  # fmt: skip
     return float(reg)
 
 
@@ -158,13 +158,15 @@ class FisherDiscriminant(ClassifierMixin, BaseEstimator):
     0.94
     """
 
+    _parameter_constraints = {"reg": [NonNegative("ridge added to Sigma_W")]}
+
     def __init__(self, *, reg=0.0):
         self.reg = reg
 
     def fit(self, X, y):
+        validate_params(self)  # the constraints table, once
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
-        _check_reg(self.reg)
         self.classes_ = np.unique(y)
         self.means_, self.covariances_, _ = class_statistics(X, y)
         self.coef_ = fisher_direction(X, y, reg=self.reg)

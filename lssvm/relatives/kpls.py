@@ -28,7 +28,6 @@ reproducing kernel Hilbert space, JMLR 2 (2001); [C8 §8.2.4].
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -36,7 +35,14 @@ from sklearn.base import BaseEstimator, RegressorMixin, TransformerMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_finite_output, check_not_precomputed, check_positive
+from .._base import KERNEL_CONSTRAINTS
+from .._validation import (
+    Count,
+    Positive,
+    check_finite_output,
+    check_not_precomputed,
+    validate_params,
+)
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
 
@@ -95,20 +101,16 @@ class KernelPLSRegression(TransformerMixin, RegressorMixin, BaseEstimator):
         tags.target_tags.multi_output = True
         return tags
 
+    _parameter_constraints = {
+        "n_components": [Count(1, "latent components")],
+        **KERNEL_CONSTRAINTS,
+        "max_iter": [Count(1, "NIPALS iterations per component")],
+        "tol": [Positive("NIPALS tolerance")],
+    }
+
     def _check_params(self):
-        n = self.n_components
-        if not (isinstance(n, numbers.Integral) and not isinstance(n, bool) and n >= 1):
-            raise ValueError(
-                f"{type(self).__name__}: n_components must be a positive integer; "
-                f"got n_components={n!r}."
-            )
-        m = self.max_iter
-        if not (isinstance(m, numbers.Integral) and not isinstance(m, bool) and m >= 1):
-            raise ValueError(
-                f"{type(self).__name__}: max_iter must be a positive integer; "
-                f"got max_iter={m!r}."
-            )
-        check_positive(self.tol, "tol", meaning="NIPALS tolerance", owner=self)
+        """Validate the parameters (the constraints table), then build the kernel."""
+        validate_params(self)
         check_not_precomputed(self.kernel, owner=self)
         return make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau

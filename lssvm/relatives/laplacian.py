@@ -38,8 +38,6 @@ V. Sindhwani, P. Niyogi, M. Belkin, Beyond the point cloud, ICML 2005;
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy.linalg import solve
 from scipy.sparse.csgraph import connected_components
@@ -49,7 +47,18 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import check_count, check_finite_output, check_positive
+from .._base import KERNEL_CONSTRAINTS
+from .._validation import (
+    Boolean,
+    Count,
+    NonNegative,
+    Options,
+    Positive,
+    check_count,
+    check_finite_output,
+    check_positive,
+    validate_params,
+)
 from ..classifier import LSSVMClassifier
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
@@ -65,16 +74,6 @@ __all__ = [
 
 GRAPH_WEIGHTS = ("connectivity", "heat")
 UNLABELLED = -1
-
-
-def _check_nonnegative(value, name, meaning, owner):
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    if ok and np.isfinite(value) and value >= 0:
-        return float(value)
-    raise ValueError(
-        f"{type(owner).__name__ + ': ' if owner is not None else ''}{name} must be a "
-        f"non-negative float ({meaning}); got {name}={value!r}."
-    )
 
 
 def graph_laplacian(
@@ -164,20 +163,24 @@ class _LaplacianBase(ClassifierMixin, BaseEstimator):
         self.laplacian_power = laplacian_power
         self.fit_intercept = fit_intercept
 
+    _parameter_constraints = {
+        "gamma_A": [Positive("weight of the ambient norm ||f||_K^2")],
+        "gamma_I": [NonNegative("weight of the graph penalty f^T L f")],
+        **KERNEL_CONSTRAINTS,
+        "n_neighbors": [Count(1, "neighbours of the kNN graph")],
+        "weights": [Options(GRAPH_WEIGHTS)],
+        "graph_sigma2": [Positive("width of the heat weights")],
+        "normalized": [Boolean("normalised Laplacian")],
+        "laplacian_power": [Count(1, "power p of L^p")],
+        "fit_intercept": [Boolean("fit the bias term b")],
+    }
+
     def _deformed_gram(self, X, y):
+        """The deformed kernel; the parameters are validated at the start of fit."""
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
-        gamma_A = check_positive(
-            self.gamma_A, "gamma_A", meaning="weight of the ambient norm ||f||_K^2",
-            owner=self,
-        )  # fmt: skip
-        gamma_I = _check_nonnegative(
-            self.gamma_I, "gamma_I", "weight of the graph penalty f^T L f", self
-        )
-        p = check_count(
-            self.laplacian_power, "laplacian_power", minimum=1,
-            meaning="power p of L^p", owner=self,
-        )  # fmt: skip
+        gamma_A, gamma_I = float(self.gamma_A), float(self.gamma_I)
+        p = int(self.laplacian_power)
         if self.kernel == "precomputed":
             raise ValueError(
                 f"{type(self).__name__}: kernel='precomputed' is not supported (the "
@@ -307,6 +310,7 @@ class LapRLSClassifier(_LaplacianBase):
     """
 
     def fit(self, X, y):
+        validate_params(self)  # the constraints table, once
         K_tilde, y_lab, gamma_A, l = self._deformed_gram(X, y)
         self.model_ = LSSVMClassifier(
             gamma=1.0 / (gamma_A * l), kernel="precomputed",
@@ -353,13 +357,15 @@ class LapSVMClassifier(_LaplacianBase):
         )  # fmt: skip
         self.tol = tol
 
+    _parameter_constraints = {
+        **_LaplacianBase._parameter_constraints,
+        "fit_intercept": [Options((True,), "LIBSVM always fits the bias")],
+        "tol": [Positive("LIBSVM tolerance")],
+    }
+
     def fit(self, X, y):
-        if self.fit_intercept is not True:
-            raise ValueError(
-                "LapSVMClassifier: fit_intercept must be True (LIBSVM always fits "
-                f"the bias); got fit_intercept={self.fit_intercept!r}."
-            )
-        tol = check_positive(self.tol, "tol", meaning="LIBSVM tolerance", owner=self)
+        validate_params(self)  # the constraints table, once
+        tol = float(self.tol)
         K_tilde, y_lab, gamma_A, l = self._deformed_gram(X, y)
         self.model_ = SVC(
             kernel="precomputed", C=1.0 / (2.0 * gamma_A * l), tol=tol

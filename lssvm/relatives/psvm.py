@@ -38,12 +38,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import positive_weight_rows
+from .._base import KERNEL_CONSTRAINTS, positive_weight_rows
 from .._validation import (
+    GAMMA_MEANING,
+    Options,
+    Positive,
     check_classes,
     check_finite_output,
     check_not_precomputed,
-    check_positive,
+    validate_params,
 )
 from ..kernels import Linear, make_kernel
 from ..linalg.memory import check_dense_memory
@@ -119,19 +122,18 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
         self.tau = tau
         self.method = method
 
+    _parameter_constraints = {
+        "gamma": [Positive(GAMMA_MEANING)],
+        **KERNEL_CONSTRAINTS,
+        "method": [Options(METHODS)],
+    }
+
     def _check_params(self, n_samples, n_features):
-        check_positive(
-            self.gamma, "gamma", meaning="weight of the squared errors", owner=self
-        )
+        """The kernel and the method (the parameters are validated by fit)."""
         check_not_precomputed(self.kernel, owner=self)
         kernel = make_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau
         )
-        if self.method not in METHODS:
-            raise ValueError(
-                f"{type(self).__name__}: method must be one of {list(METHODS)}; "
-                f"got method={self.method!r}."
-            )
         linear = isinstance(kernel, Linear)
         if self.method == "primal" and not linear:
             raise ValueError(
@@ -151,6 +153,7 @@ class PSVMClassifier(ClassifierMixin, BaseEstimator):
         weights give the model of repeated rows; rows of weight 0 are left out, and
         every class needs a row of positive weight.
         """
+        validate_params(self)  # the constraints table, once
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)

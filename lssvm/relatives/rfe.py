@@ -30,7 +30,6 @@ classification using support vector machines, Machine Learning 46 (2002);
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,8 +40,18 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import positive_weight_rows
-from .._validation import check_classes, check_not_precomputed, check_positive
+from .._base import KERNEL_CONSTRAINTS, positive_weight_rows
+from .._validation import (
+    GAMMA_MEANING,
+    Count,
+    NoneValue,
+    Options,
+    Positive,
+    check_classes,
+    check_constraints,
+    check_not_precomputed,
+    validate_params,
+)
 from ..kernels import Linear, make_kernel
 from ..linalg.memory import check_dense_memory
 from ..linalg.solvers import solve_bordered_kkt
@@ -52,6 +61,15 @@ from .psvm import one_vs_rest_codes
 __all__ = ["rfe", "RFEResult", "LSSVMRFE", "CRITERIA"]
 
 CRITERIA = ("auto", "weight", "dual")
+#: The parameters :func:`rfe` and :class:`LSSVMRFE` check (one wording for both).
+RFE_CONSTRAINTS = {
+    "gamma": [Positive(GAMMA_MEANING)],
+    "criterion": [Options(CRITERIA)],
+    "step": [Count(1, "inputs removed per step")],
+    "n_features_to_select": [
+        NoneValue("None: choose the subset by leave-one-out"), Count(1)
+    ],
+}
 
 
 @dataclass(frozen=True)
@@ -113,27 +131,15 @@ def _loo_error(K, Y, y_index, gamma, sample_weight=None):
 
 
 def _check(gamma, criterion, step, n_features_to_select, n_features, kernel):
-    check_positive(gamma, "gamma", meaning="regularization constant of [S 3.1]")
-    if criterion not in CRITERIA:
-        raise ValueError(
-            f"criterion must be one of {list(CRITERIA)}; got criterion={criterion!r}."
-        )
+    for name, value in (
+        ("gamma", gamma), ("criterion", criterion), ("step", step),
+        ("n_features_to_select", n_features_to_select),
+    ):  # fmt: skip
+        check_constraints(value, name, RFE_CONSTRAINTS[name], owner="rfe")
     if criterion == "weight" and not isinstance(kernel, Linear):
         raise ValueError(
             "criterion='weight' (w_i^2) needs the linear kernel; got kernel "
             f"{kernel!r}. Use criterion='dual'."
-        )
-    if not (isinstance(step, numbers.Integral) and not isinstance(step, bool)):
-        raise ValueError(f"step must be a positive integer; got step={step!r}.")
-    if step < 1:
-        raise ValueError(f"step must be a positive integer; got step={step!r}.")
-    k = n_features_to_select
-    if k is not None and not (
-        isinstance(k, numbers.Integral) and not isinstance(k, bool) and 1 <= k
-    ):
-        raise ValueError(
-            "n_features_to_select must be None (choose by leave-one-out) or a "
-            f"positive integer; got n_features_to_select={k!r}."
         )
     if criterion == "auto":
         return "weight" if isinstance(kernel, Linear) else "dual"
@@ -267,6 +273,14 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
         self.step = step
         self.n_features_to_select = n_features_to_select
 
+    _parameter_constraints = {
+        "gamma": RFE_CONSTRAINTS["gamma"],
+        **KERNEL_CONSTRAINTS,
+        "criterion": RFE_CONSTRAINTS["criterion"],
+        "step": RFE_CONSTRAINTS["step"],
+        "n_features_to_select": RFE_CONSTRAINTS["n_features_to_select"],
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
@@ -277,6 +291,7 @@ class LSSVMRFE(SelectorMixin, BaseEstimator):
 
         ``sample_weight``: the weighted LS-SVM, as in :func:`rfe`.
         """
+        validate_params(self)  # the constraints table, once
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         check_not_precomputed(self.kernel, owner=self)

@@ -66,12 +66,17 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._base import KERNEL_CONSTRAINTS
 from .._validation import (
+    Boolean,
+    Count,
+    NoneValue,
+    Options,
+    Positive,
     check_classes,
-    check_count,
     check_finite_output,
     check_numeric_targets,
-    check_positive,
+    validate_params,
 )
 from ..kernels import Precomputed, make_kernel
 from ..linalg.memory import check_dense_memory
@@ -405,23 +410,20 @@ def _fit_classifier(Phi, t, solver, max_iter, tol, irls_max_iter, irls_tol, alph
 # --- estimators -------------------------------------------------------------------
 
 
+#: The parameters both relevance vector machines share.
+_RVM_CONSTRAINTS = {
+    **KERNEL_CONSTRAINTS,
+    "fit_intercept": [Boolean("fit the bias term b")],
+    "solver": [Options(SOLVERS)],
+    "max_iter": [Count(1)],
+    "tol": [Positive("convergence tolerance")],
+    "alpha_max": [Positive("threshold above which a weight is pruned (em)")],
+}
+
+
 class _RVMBase(BaseEstimator):
     def _check_common(self):
-        if self.solver not in SOLVERS:
-            raise ValueError(
-                f"{type(self).__name__}: solver must be one of {list(SOLVERS)}; "
-                f"got solver={self.solver!r}."
-            )
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(
-                f"{type(self).__name__}: fit_intercept must be True or False; got "
-                f"fit_intercept={self.fit_intercept!r}."
-            )
-        check_count(self.max_iter, "max_iter", minimum=1, owner=self)
-        check_positive(self.tol, "tol", meaning="convergence tolerance", owner=self)
-        check_positive(self.alpha_max, "alpha_max",
-                       meaning="threshold above which a weight is pruned (em)",
-                       owner=self)  # fmt: skip
+        """The kernel (the parameters are validated at the start of ``fit``)."""
         kernel = make_kernel(self.kernel, sigma2=self.sigma2, degree=self.degree,
                              tau=self.tau)  # fmt: skip
         if isinstance(kernel, Precomputed):
@@ -554,8 +556,15 @@ class RVMRegressor(RegressorMixin, _RVMBase):
         self.tol = tol
         self.alpha_max = alpha_max
 
+    _parameter_constraints = {
+        **_RVM_CONSTRAINTS,
+        "noise_variance": [Positive("initial noise variance"), NoneValue()],
+        "fit_noise": [Boolean("re-estimate the noise variance")],
+    }
+
     def fit(self, X, y):
         """Maximise the evidence over alpha (and sigma^2) by the chosen solver."""
+        validate_params(self)  # the constraints table, once
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = check_numeric_targets(y, owner=self)
         if len(y) < 2:
@@ -572,10 +581,7 @@ class RVMRegressor(RegressorMixin, _RVMBase):
         if self.noise_variance is None:
             noise0 = 0.1 * max(float(np.var(t)), 1e-12)
         else:
-            noise0 = check_positive(
-                self.noise_variance, "noise_variance",
-                meaning="initial noise variance", owner=self,
-            ) / s**2  # fmt: skip
+            noise0 = float(self.noise_variance) / s**2
         Phi = self._design(X, X)  # checked: memory, finite (polynomial overflow)
         timer = _clock()
         if self.solver == "fast":
@@ -645,6 +651,12 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
         tags.classifier_tags.multi_class = False  # two classes only
         return tags
 
+    _parameter_constraints = {
+        **_RVM_CONSTRAINTS,
+        "irls_max_iter": [Count(1)],
+        "irls_tol": [Positive("IRLS gradient tolerance")],
+    }
+
     def __init__(
         self, *, kernel="rbf", sigma2=1.0, degree=3, tau=1.0, fit_intercept=True,
         solver="fast", max_iter=1000, tol=1e-6, alpha_max=1e9, irls_max_iter=50,
@@ -664,6 +676,7 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
 
     def fit(self, X, y):
         """Maximise the Laplace evidence over alpha; IRLS finds each mode."""
+        validate_params(self)  # the constraints table, once
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, t = np.unique(y, return_inverse=True)
@@ -674,9 +687,6 @@ class RVMClassifier(ClassifierMixin, _RVMBase):
                 f"{self.classes_.tolist()}. Only binary classification is supported."
             )
         self.kernel_ = self._check_common()
-        check_count(self.irls_max_iter, "irls_max_iter", minimum=1, owner=self)
-        check_positive(self.irls_tol, "irls_tol", meaning="IRLS gradient tolerance",
-                       owner=self)  # fmt: skip
         Phi = self._design(X, X)
         out = _fit_classifier(Phi, t.astype(np.float64), self.solver, self.max_iter,
                               self.tol, self.irls_max_iter, self.irls_tol,
