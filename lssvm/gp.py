@@ -118,7 +118,7 @@ def predictive_variance(
     """
     K_test, prior_var, c, lower = _check_inputs(K_test, prior_var, H_cho)
     if not isinstance(fit_intercept, (bool, np.bool_)):
-        raise TypeError(
+        raise ValueError(
             f"predictive_variance: fit_intercept must be a bool; got "
             f"fit_intercept={fit_intercept!r}."
         )

@@ -292,7 +292,8 @@ def test_fit_intercept_is_required_and_boolean():
     args = (np.ones((1, 1)), np.ones(1), (np.eye(1), False))
     with pytest.raises(TypeError):
         predictive_variance(*args)
-    with pytest.raises(TypeError, match="fit_intercept must be a bool"):
+    # a non-bool fit_intercept is a ValueError, as in every estimator
+    with pytest.raises(ValueError, match="fit_intercept must be a bool"):
         predictive_variance(*args, fit_intercept="yes")
 
 
