@@ -292,7 +292,7 @@ def test_pcg_binary_classifier_equals_normal(data):
 
 def test_pcg_does_not_depend_on_threads_or_chunks(data):
     X, y = data
-    common = dict(n_prototypes=30, random_state=0, solver="pcg")
+    common = dict(n_prototypes=30, random_state=0, solver="pcg", tol=1e-8)
     ref = FixedSizeLSSVMClassifier(chunk_size=600, n_jobs=1, **common).fit(X, y)
     same = FixedSizeLSSVMClassifier(chunk_size=600, n_jobs=2, **common).fit(X, y)
     np.testing.assert_array_equal(same.decision_function(X), ref.decision_function(X))
@@ -300,6 +300,53 @@ def test_pcg_does_not_depend_on_threads_or_chunks(data):
     other = FixedSizeLSSVMClassifier(chunk_size=37, n_jobs=2, **common).fit(X, y)
     np.testing.assert_allclose(other.decision_function(X), ref.decision_function(X),
                                rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "ard", "poly"])
+def test_pcg_tiles_equal_the_kernel_matrix(data, monkeypatch, kernel):
+    """Several tiles per chunk (TILE_BYTES made small): each pass equals the explicit
+    products with kernel(X, Z), stored blocks equal computed ones bit for bit, and
+    the threads change nothing."""
+    import lssvm.sparse.fixed_size as fs
+    from lssvm.kernels import ARDRBF, Polynomial
+    from lssvm.sparse.fixed_size import NystromRidgePCG
+
+    X, y = data
+    kern = {"rbf": RBF(2.0), "ard": ARDRBF(np.array([1.0, 2.0, 3.0, 4.0])),
+            "poly": Polynomial(2, 1.0)}[kernel]
+    m = 25
+    monkeypatch.setattr(fs, "TILE_BYTES", 8 * m * 9)  # tiles of 9 rows
+    fmap = NystromFeatureMap(kern, X[:m])
+    w = np.random.default_rng(1).uniform(0.5, 2.0, len(X))
+    V = np.random.default_rng(0).standard_normal((fmap.n_components + 1, 2))
+    A = np.hstack([fmap.transform(X), np.ones((len(X), 1))])
+    P = np.eye(A.shape[1]) / 3.0
+    P[-1, -1] = 0.0
+    expected = (A.T * w) @ A @ V + P @ V
+    out = {}
+    for store in (False, True):
+        for jobs in (1, 2):
+            pcg = NystromRidgePCG(X, kern, fmap, 3.0, chunk_size=50, n_jobs=jobs,
+                                  sample_weight=w, store_blocks=store)
+            assert pcg._tiler.rows == 9
+            rhs = pcg.rhs(y.astype(float))  # the first pass (stores the blocks)
+            out[store, jobs] = pcg.matvec(V)
+            np.testing.assert_allclose(rhs, (A.T * w) @ y.astype(float)[:, None],
+                                       rtol=1e-12, atol=1e-12 * np.abs(rhs).max())
+            np.testing.assert_allclose(out[store, jobs], expected, rtol=1e-12,
+                                       atol=1e-12 * np.abs(expected).max())
+    for key in out:
+        np.testing.assert_array_equal(out[key], out[False, 1])
+
+
+def test_pcg_tiles_fit_equals_normal(data, monkeypatch):
+    """With several tiles per chunk the fit still equals the normal equations."""
+    import lssvm.sparse.fixed_size as fs
+
+    monkeypatch.setattr(fs, "TILE_BYTES", 8 * 40 * 10)  # tiles of 10 rows
+    X, y = data
+    normal, pcg = _pcg_pair(FixedSizeLSSVMClassifier, X, y)
+    assert _rel(pcg.decision_function(X), normal.decision_function(X)) < 1e-8
 
 
 def test_pcg_preconditioner_inverts_the_arrow_matrix(data):
