@@ -5,7 +5,9 @@ The estimators (``predict_proba`` of :class:`lssvm.LSSVMClassifier`,
 :func:`lssvm.bayes.class_probability` call these functions; this module imports no
 estimator, so both can (imports point down: an estimator whose ``predict_proba``
 called into ``bayes`` would close a cycle). The leave-one-out outputs Platt's
-sigmoid is fitted to come from :func:`lssvm.linalg.factor.loo_latent`.
+sigmoid is fitted to come from the factor of the fit
+(:meth:`lssvm.linalg.factor.CholeskyFactor.loo_latent`, the formula the closed-form
+cross-validation also uses).
 
 - :func:`platt_fit`, :func:`platt_predict`: Platt's sigmoid
   :math:`P(y = +1 | f) = 1 / (1 + \exp(A f + B))`, fitted by the Newton method with
@@ -59,7 +61,8 @@ def platt_fit(f, y, sample_weight=None, *, max_iter=100) -> tuple[float, float]:
     Parameters
     ----------
     f : ndarray of shape (n,)
-        Decision values, ideally held-out ones (:func:`lssvm.linalg.factor.loo_latent`).
+        Decision values, ideally held-out ones
+        (:meth:`lssvm.linalg.factor.CholeskyFactor.loo_latent`).
     y : ndarray of shape (n,)
         True where the label is the positive class.
     sample_weight : ndarray of shape (n,), optional

@@ -336,3 +336,50 @@ def test_verbose_reports_stages_and_total(rng, capsys):
     err = capsys.readouterr().err
     assert "[lssvm prune] stage 0: 60 support vectors" in err
     assert "stage 2:" in err and "done: 3 stages" in err
+
+
+def test_stages_reuse_the_factor_rows_of_the_kept_prefix(regression, monkeypatch):
+    """Stage 0 factors in the input order, stage 1 afresh in the abs(alpha_k) order,
+    and later stages keep the factor rows of the leading points that stay."""
+    import lssvm.linalg.factor as factor_module
+
+    kept_rows = []
+    update = factor_module.update_cholesky
+
+    def spy(L, order, new_order, rows):
+        n = min(len(order), len(new_order))
+        differ = np.flatnonzero(order[:n] != new_order[:n])
+        if len(new_order):  # not the empty factor set up before stage 0
+            kept_rows.append(int(differ[0]) if len(differ) else n)
+        return update(L, order, new_order, rows)
+
+    monkeypatch.setattr(factor_module, "update_cholesky", spy)
+    est, X, y = regression
+    path = prune(est, X, y, n_remove=10, n_stages=5)
+    assert path.update == "downdate" and len(kept_rows) == 6  # one per stage
+    assert kept_rows[:2] == [0, 0]
+    assert all(k > 0 for k in kept_rows[2:]), kept_rows
+    for stage in (2, 5):  # the solutions are those of fresh fits
+        fresh = _fresh(est, X, y, path.support[stage])
+        np.testing.assert_allclose(
+            path.estimators[stage].alpha_, fresh.alpha_, rtol=1e-8, atol=1e-10
+        )
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_remove": 0}, "prune: n_remove must be an integer >= 1 (points removed "
+         "per stage); got n_remove=0."),
+        ({"min_support": 1.5}, "prune: min_support must be an integer >= 1"),
+        ({"n_stages": True}, "prune: n_stages must be an integer >= 0 (or None: no "
+         "limit); got n_stages=True."),
+    ],
+)  # fmt: skip
+def test_integer_options_name_owner_allowed_values_and_value(
+    regression, kwargs, message
+):
+    est, X, y = regression
+    with pytest.raises(ValueError) as info:
+        prune(est, X, y, **kwargs)
+    assert str(info.value).startswith(message)

@@ -166,7 +166,7 @@ def test_bad_regularisation_constant_raises(C):
 @pytest.mark.parametrize("max_iter", [0, 1.5, True])
 def test_bad_max_iter_raises(max_iter):
     X, y = _data()
-    with pytest.raises(ValueError, match="max_iter must be a positive integer"):
+    with pytest.raises(ValueError, match="max_iter must be an integer >= 1"):
         RLSSVMClassifier(max_iter=max_iter).fit(X, y)
 
 
@@ -298,7 +298,7 @@ def test_n_sv_max_binding_warns():
 @pytest.mark.parametrize("n_sv_max", [0, 1, 2.5, True, "10"])
 def test_bad_n_sv_max_raises(n_sv_max):
     X, y = _data()
-    with pytest.raises(ValueError, match="n_sv_max must be None or an integer"):
+    with pytest.raises(ValueError, match="n_sv_max must be an integer >= 2"):
         RLSSVMClassifier(n_sv_max=n_sv_max).fit(X, y)
 
 
@@ -357,3 +357,39 @@ def test_optimality_of_a_weighted_fit_uses_the_weights():
     assert opt.holds(tol=1e-7)
     unweighted = clf.optimality(X[5:], y[5:])  # the conditions of another problem
     assert unweighted.gradient_w_norm > 1.0
+
+
+def test_optimality_of_a_weighted_fit_defaults_to_the_weights_of_the_fit():
+    """Without sample_weight, the training X of a weighted fit gets the fit's C w_k:
+    a converged weighted fit on Ripley (w = 3 for class 1) meets its conditions as
+    an unweighted one does (the gradient was 78 when the weights were dropped)."""
+    X, y = load_ripley("train")
+    w = np.where(y == 1, 3.0, 1.0)
+    clf = RLSSVMClassifier(C=1.0, kernel="rbf", sigma2=0.5).fit(X, y, sample_weight=w)
+    assert clf.converged_
+    opt = clf.optimality(X, y)
+    assert opt.gradient_w_norm < 1e-8 and abs(opt.gradient_b) < 1e-8, opt
+    assert opt.holds(tol=1e-7)
+    assert clf.optimality(X, y, sample_weight=w) == opt
+    # other weights, or other inputs, are the conditions of another problem
+    assert clf.optimality(X, y, sample_weight=np.ones(len(y))).gradient_w_norm > 1.0
+    unweighted = RLSSVMClassifier(C=1.0, kernel="rbf", sigma2=0.5).fit(X, y)
+    assert unweighted.optimality(X, y).holds(tol=1e-7)
+
+
+@pytest.mark.parametrize("reuse_factor", [True, False])
+def test_probability_reuses_the_last_factor_and_matches_a_fresh_one(reuse_factor):
+    """The leave-one-out outputs on S come from the factor of the last solve of
+    [P 48]; they equal those of a fresh LS-SVM fit on S with gamma_k = C_k."""
+    from lssvm.linalg.factor import loo_latent
+    from lssvm.linalg.solvers import solve_bordered_kkt
+
+    X, y = load_ripley("train")
+    clf = RLSSVMClassifier(
+        C=1.0, sigma2=0.5, probability=True, reuse_factor=reuse_factor
+    ).fit(X, y)
+    S = clf.support_
+    y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
+    sol = solve_bordered_kkt(clf.kernel_(X[S], X[S]), 1.0, np.ones(len(S)), y_pm[S])
+    fresh = loo_latent(sol.factor, y_pm[S], sol.alpha)
+    np.testing.assert_allclose(clf.loo_decision_[S], fresh, atol=1e-10)

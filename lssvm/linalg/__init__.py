@@ -2,8 +2,9 @@
 
 - :mod:`lssvm.linalg.solvers`: the one bordered-KKT solver [S 3.24] (Cholesky or
   conjugate gradient [S 3.25]) and the CG itself;
-- :mod:`lssvm.linalg.factor`: factor-level operations reused across estimators (the
-  ordered Cholesky up/downdate, the inverse diagonal, closed-form leave-one-out);
+- :mod:`lssvm.linalg.factor`: :class:`~lssvm.linalg.factor.CholeskyFactor`, the one
+  factor object of H = K + diag(1/gamma_k) that the estimators reuse (solves, the
+  inverse diagonal, closed-form leave-one-out, the ordered Cholesky up/downdate);
 - :mod:`lssvm.linalg.nystrom`: the one Nystrom factorisation (one eigenvalue
   tolerance), used by the CG preconditioner and the fixed-size feature map;
 - :mod:`lssvm.linalg.operators`: matrix-free kernel products and the Nystrom
@@ -16,6 +17,7 @@ This layer imports no estimator (``tests/test_layout.py`` enforces it): solvers 
 matrices, not models.
 """
 
+from .factor import CholeskyFactor
 from .memory import InsufficientMemoryError
 from .operators import KernelOperator, NystromPreconditioner
 from .solvers import (
@@ -30,5 +32,5 @@ from .solvers import (
 __all__ = [
     "solve_bordered_kkt", "conjugate_gradient", "KKTSolution", "CGResult",
     "NotPositiveDefiniteError", "NumericalWarning", "InsufficientMemoryError",
-    "KernelOperator", "NystromPreconditioner",
+    "KernelOperator", "NystromPreconditioner", "CholeskyFactor",
 ]  # fmt: skip

@@ -1,20 +1,27 @@
 r"""Factor-level linear algebra that several estimators reuse.
 
-One home for what the fits, the probabilities, pruning and RLS-SVM do with a
-Cholesky factor once they have it (before, each module had its own copy):
+One home for the Cholesky factor of :math:`H = K + \operatorname{diag}(1/\gamma_k)`
+[S 3.24] and for what the fits, the probabilities, pruning, RLS-SVM and the
+closed-form cross-validation do with it once they have it:
 
-- :func:`inverse_diagonal`: diag(H^{-1}) from the upper factor U of H = U^T U, one
+- :class:`CholeskyFactor`: the lower factor L of H on an ordered set of points, with
+  the solves (:meth:`~CholeskyFactor.solve`, the bordered [S 3.25] in
+  :meth:`~CholeskyFactor.solve_kkt`), the inverse and its diagonal, the closed-form
+  leave-one-out outputs and the ordered up/downdate between point sets
+  (:meth:`~CholeskyFactor.update`), used by pruning between its stages and by RLS-SVM
+  between its iterations;
+- the array-level operations behind it, for callers that hold a bare factor array
+  (the classifier's bits, :attr:`lssvm.linalg.solvers.KKTSolution.factor`):
+  :func:`inverse_diagonal`: diag(H^{-1}) from the upper factor U of H = U^T U, one
   triangular inversion (N^3/3 flops) and row norms read in blocks;
-- :func:`loo_latent`: the exact leave-one-out latent outputs of a fitted LS-SVM from
-  its factor, by the closed form of :mod:`lssvm.model_selection.closed_form`
-  (Cawley & Talbot 2004): with :math:`C = H^{-1} - \eta\eta^T/s`,
+  :func:`loo_latent`: the exact leave-one-out latent outputs of a fitted LS-SVM from
+  its factor (Cawley & Talbot 2004): with :math:`C = H^{-1} - \eta\eta^T/s`,
   :math:`\eta = H^{-1}1_v`, :math:`s = 1_v^T\eta`,
   :math:`f^{(-k)}(x_k) = t_k - \beta_k / C_{kk}`; no refit;
-- :func:`update_cholesky`: the ordered Cholesky up/downdate of [P §5.2-5.3] [Peng16]
-  (keep the common prefix, rebuild the trailing block), used by RLS-SVM between its
-  iterations and by pruning between its stages.
+  :func:`update_cholesky`: the ordered Cholesky up/downdate of [P §5.2-5.3] [Peng16]
+  (keep the common prefix, rebuild the trailing block).
 
-Arrays in, arrays out: this module imports no estimator.
+This module imports no estimator.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import cholesky, lapack, solve_triangular
 
-__all__ = ["inverse_diagonal", "loo_latent", "update_cholesky"]
+from .solvers import KKTSolution, solve_bordered_kkt
+
+__all__ = ["CholeskyFactor", "inverse_diagonal", "loo_latent", "update_cholesky"]
 
 
 def inverse_diagonal(factor, overwrite):
@@ -103,7 +112,8 @@ def update_cholesky(L, order, new_order, rows):
     order, new_order : ndarray of int
         Global indices of the old and new sets, in factor order.
     rows : callable
-        ``rows(idx)`` returns A[idx][:, new_order] for an index array ``idx``.
+        ``rows(idx)`` returns A[idx][:, new_order] for an index array ``idx``, as a
+        new array (it may be factored in place).
 
     Returns
     -------
@@ -121,6 +131,8 @@ def update_cholesky(L, order, new_order, rows):
     differ = np.flatnonzero(order[:n_common] != new_order[:n_common])
     p = int(differ[0]) if len(differ) else n_common
     tail = new_order[p:]
+    if p == 0:  # nothing kept: [P 61] on A[new][:, new], factored in place
+        return _lower_cholesky(rows(new_order)) if len(tail) else np.zeros((0, 0))
     L_new = np.zeros((len(new_order), len(new_order)))
     L_new[:p, :p] = L[:p, :p]
     if len(tail) == 0:
@@ -138,5 +150,246 @@ def update_cholesky(L, order, new_order, rows):
         ).T
     schur = A_T[:, p:] - L_TH @ L_TH.T  # Schur complement of the kept block H
     L_new[p:, :p] = L_TH
-    L_new[p:, p:] = cholesky(schur, lower=True, check_finite=False)  # [P 61]
+    L_new[p:, p:] = _lower_cholesky(schur)  # [P 61]
     return L_new
+
+
+def _lower_cholesky(A):
+    """Lower factor of the symmetric A (C-ordered, destroyed): A^T is F-ordered, so
+    LAPACK factors it in place as U^T U without a copy, and L = U^T is C-ordered."""
+    A = np.ascontiguousarray(A, dtype=np.float64)
+    if A.shape[0] == 0:
+        return A
+    return cholesky(A.T, lower=False, overwrite_a=True, check_finite=False).T
+
+
+class CholeskyFactor:
+    r"""The lower Cholesky factor of H = K + diag(1/gamma_k) on an ordered point set.
+
+    One object for the factor that an LS-SVM fit computes [S 3.24] and that pruning
+    (between its stages), RLS-SVM (between its iterations, [P 58], where gamma_k = C_k),
+    the closed-form cross-validation and the leave-one-out probabilities reuse.
+
+    Parameters
+    ----------
+    L : ndarray of shape (n, n)
+        Lower factor of H[order][:, order] = L L^T (C-ordered; only its lower
+        triangle is read).
+    order : ndarray of int of shape (n,)
+        The points of the factor's rows, in factor order, as indices into the
+        kernel and into ``gamma`` ("global" indices).
+    gamma : float or ndarray
+        The regularisation constant: one for all points, or one per point indexed
+        by the global index (the weighted LS-SVM's gamma w_k, RLS-SVM's C w_k).
+    kernel_block : callable, optional
+        ``kernel_block(idx, cols)`` returns K[np.ix_(idx, cols)] (copied) for
+        arrays of global indices. Needed only by :meth:`reorder` and :meth:`update`:
+        a full kernel matrix (:meth:`from_kernel`, pruning) or columns evaluated on
+        demand (RLS-SVM) both fit it.
+
+    Attributes
+    ----------
+    L, order, gamma, kernel_block : as above; ``L`` and ``order`` change with
+        :meth:`reorder` and :meth:`update`.
+
+    Notes
+    -----
+    Rows of right-hand sides, targets and coefficients follow ``order`` unless a
+    method says otherwise. ``upper`` is U = L^T, an F-ordered view (no copy), the
+    form of :attr:`lssvm.linalg.solvers.KKTSolution.factor` and of LAPACK's
+    ``lower=0`` routines.
+
+    Examples
+    --------
+    >>> K = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]])
+    >>> F = CholeskyFactor.from_kernel(K, gamma=1.0)
+    >>> H = K + np.eye(3)
+    >>> np.allclose(F.solve(np.eye(3)), np.linalg.inv(H))
+    True
+    >>> np.allclose(F.inverse_diagonal(), np.diag(np.linalg.inv(H)))
+    True
+    >>> F.update([2, 0], priority=np.array([0.0, 0.0, 5.0])).order.tolist()
+    [0, 2]
+    >>> np.allclose(F.L @ F.L.T, H[np.ix_([0, 2], [0, 2])])
+    True
+    """
+
+    def __init__(self, L, order, gamma, kernel_block=None):
+        self.L = np.asarray(L, dtype=np.float64)
+        self.order = np.asarray(order, dtype=np.intp)
+        if self.L.shape != (len(self.order),) * 2:
+            raise ValueError(
+                f"L has shape {self.L.shape}; expected {(len(self.order),) * 2} for "
+                f"an order of {len(self.order)} points."
+            )
+        self.gamma = gamma
+        self.kernel_block = kernel_block
+
+    @classmethod
+    def from_kernel(cls, K, gamma, order=None):
+        """Factor H[order][:, order] for the full kernel matrix K of the points.
+
+        ``order`` defaults to all points in their order; an empty ``order`` gives
+        an empty factor that a later :meth:`reorder` or :meth:`update` fills.
+        The returned factor keeps K (not a copy) for its later updates.
+        """
+        K = np.asarray(K, dtype=np.float64)
+        order = np.arange(K.shape[0]) if order is None else order
+        return cls.from_block(lambda idx, cols: K[np.ix_(idx, cols)], gamma, order)
+
+    @classmethod
+    def from_block(cls, kernel_block, gamma, order):
+        """Factor H[order][:, order] by [P 61], K read through ``kernel_block``."""
+        empty = cls(np.zeros((0, 0)), np.zeros(0, dtype=np.intp), gamma, kernel_block)
+        return empty.reorder(order)
+
+    @classmethod
+    def from_solution(cls, factor, gamma, order=None, kernel_block=None):
+        """Wrap the upper factor U (U^T U = H) of a fit without a copy: L = U^T.
+
+        ``factor`` as :attr:`lssvm.linalg.solvers.KKTSolution.factor`; ``order``
+        defaults to 0, ..., n - 1.
+        """
+        L = np.asarray(factor, dtype=np.float64).T
+        order = np.arange(L.shape[0]) if order is None else order
+        return cls(L, order, gamma, kernel_block)
+
+    @property
+    def upper(self):
+        """U = L^T (U^T U = H), an F-ordered view: LAPACK's ``lower=0`` form."""
+        return self.L.T
+
+    def __len__(self):
+        return len(self.order)
+
+    def entries(self, idx, cols):
+        """H[np.ix_(idx, cols)] = K + diag(1/gamma_k) on global indices [S 3.24]."""
+        idx, cols = np.asarray(idx), np.asarray(cols)
+        A = np.array(self.kernel_block(idx, cols), dtype=np.float64)
+        where = np.full(int(max(idx.max(initial=-1), cols.max(initial=-1))) + 1, -1)
+        where[cols] = np.arange(len(cols))
+        on = np.flatnonzero(where[idx] >= 0)  # rows whose point is also a column
+        inv_gamma = 1.0 / np.asarray(self.gamma, dtype=np.float64)
+        shift = inv_gamma if inv_gamma.ndim == 0 else inv_gamma[idx[on]]
+        A[on, where[idx[on]]] += shift  # the diagonal 1/gamma_k
+        return A
+
+    def solve(self, B):
+        """H^{-1} B by two triangular solves (B of shape (n,) or (n, m))."""
+        B = np.asarray(B, dtype=np.float64)
+        Z, info = lapack.dpotrs(self.upper, B, lower=0)  # L L^T Z = B
+        if info:
+            raise ValueError(f"dpotrs failed (info={info}).")
+        return Z
+
+    def solve_kkt(self, a, d, *, signs=None, index=None) -> KKTSolution:
+        """[S 3.24] on these points by the elimination [S 3.25]: no new factor.
+
+        ``a`` is the border (None: no bias, [S 3.62]), ``d`` the right-hand side(s),
+        ``signs`` as in :func:`lssvm.linalg.solvers.solve_bordered_kkt` (the
+        classifier's Omega = S K S). Their rows follow ``index`` (global indices,
+        the points of the factor in any order; default: factor order), and so do
+        the rows of the returned ``alpha``. The returned solution has no factor.
+        """
+        pos = self._positions(index)
+        take = (lambda v: v) if pos is None else (lambda v: np.asarray(v)[pos])
+        sol = solve_bordered_kkt(
+            None, 1.0, None if a is None else take(a), take(d),  # gamma is in H
+            signs=None if signs is None else take(signs), factor=self.upper,
+        )  # fmt: skip
+        alpha = sol.alpha
+        if pos is not None:
+            alpha = np.empty_like(sol.alpha)
+            alpha[pos] = sol.alpha
+        return KKTSolution(alpha, sol.b, 0, True, None)
+
+    def _positions(self, index):
+        """pos with index[pos] == order (None when index is the factor order)."""
+        if index is None:
+            return None
+        index = np.asarray(index)
+        if np.array_equal(index, self.order):
+            return None
+        top = max(index.max(initial=-1), self.order.max(initial=-1))
+        where = np.full(int(top) + 1, -1)
+        where[index] = np.arange(len(index))
+        pos = where[self.order]
+        if len(index) != len(self.order) or (pos < 0).any():
+            raise ValueError("index must list the points of the factor (any order).")
+        return pos
+
+    def inverse(self, overwrite=False):
+        """H^{-1} by LAPACK ``potri``: an F-ordered array whose upper triangle is
+        valid (the lower one is not). ``overwrite`` destroys the factor."""
+        overwrite = int(bool(overwrite))
+        Hinv, info = lapack.dpotri(self.upper, lower=0, overwrite_c=overwrite)
+        if info:
+            raise np.linalg.LinAlgError(f"dpotri failed (info={info}).")
+        return Hinv
+
+    def inverse_diagonal(self, overwrite=False):
+        """diag(H^{-1}) (:func:`inverse_diagonal`); overwrite destroys the factor."""
+        return inverse_diagonal(self.upper, overwrite)
+
+    def loo_latent(self, t, beta, *, fit_intercept=True, overwrite=False):
+        """Exact leave-one-out latent outputs t_k - beta_k / C_kk (:func:`loo_latent`).
+
+        ``t`` and ``beta`` (shape (n,) or (n, m)) follow the factor order;
+        ``overwrite`` destroys the factor.
+        """
+        return loo_latent(
+            self.upper, t, beta, fit_intercept=fit_intercept, overwrite=overwrite
+        )
+
+    def ordered(self, members, priority, *, keep_prefix=True):
+        """The factor order :meth:`update` gives the set ``members``.
+
+        The leading points of the current order, up to the first one that is not in
+        ``members``, stay in front (none with ``keep_prefix=False``); the other
+        members follow by decreasing ``priority`` (indexed by global index), ties in
+        increasing index.
+        """
+        members = np.asarray(members, dtype=np.intp)
+        p = 0
+        if keep_prefix:
+            stays = np.isin(self.order, members)
+            p = len(self.order) if stays.all() else int(np.argmin(stays))
+        head = self.order[:p]
+        rest = np.setdiff1d(members, head)
+        rest = rest[np.argsort(-np.asarray(priority)[rest], kind="stable")]
+        return np.concatenate([head, rest]).astype(np.intp)
+
+    def reorder(self, new_order, *, keep_prefix=True, kernel_block=None):
+        """Refactor for the points ``new_order`` (any set) by :func:`update_cholesky`.
+
+        The common prefix with the current order keeps its factor rows and the rest
+        is rebuilt from its Schur complement [P 61]; ``keep_prefix=False`` factors
+        afresh. ``kernel_block`` replaces the stored one (RLS-SVM: the kernel
+        columns of the new set). Returns self.
+        """
+        if kernel_block is not None:
+            self.kernel_block = kernel_block
+        if self.kernel_block is None:
+            raise ValueError("reorder needs kernel_block(idx, cols) to read K.")
+        new_order = np.asarray(new_order, dtype=np.intp)
+        L, order = self.L, self.order
+        if not keep_prefix:
+            L, order = np.zeros((0, 0)), np.zeros(0, dtype=np.intp)
+        self.L = update_cholesky(
+            L, order, new_order, lambda idx: self.entries(idx, new_order)
+        )
+        self.order = new_order
+        return self
+
+    def update(self, members, priority, *, keep_prefix=True, kernel_block=None):
+        """The ordered up/downdate to the set ``members`` (points may leave and join).
+
+        The new order is :meth:`ordered`'s; the factor rows of the kept prefix are
+        reused (:meth:`reorder`), or none with ``keep_prefix=False`` (a fresh
+        factor, e.g. when the current order says nothing about ``priority``).
+        Returns self.
+        """
+        new_order = self.ordered(members, priority, keep_prefix=keep_prefix)
+        return self.reorder(
+            new_order, keep_prefix=keep_prefix, kernel_block=kernel_block
+        )

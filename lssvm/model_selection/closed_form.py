@@ -27,8 +27,14 @@ Two strategies give :math:`H^{-1}` for a grid of gammas at one kernel matrix:
   eigenvalues of the tridiagonal matrix (MRRR), and the back-transformation of the
   kept vectors only. Dropping an eigenvalue :math:`|\lambda| \le` tol changes
   :math:`H^{-1}` by at most :math:`\gamma^2` tol;
-- ``"cholesky"``: :func:`lssvm.linalg.solvers.solve_bordered_kkt` per gamma, then the
-  inverse from its Cholesky factor (LAPACK ``potri``).
+- ``"cholesky"``: :func:`lssvm.linalg.solvers.solve_bordered_kkt` per gamma, then,
+  from its factor (:class:`lssvm.linalg.factor.CholeskyFactor`), the leave-one-out
+  outputs by :meth:`~lssvm.linalg.factor.CholeskyFactor.loo_latent` (the formula
+  the fits' probabilities use) or, for k folds, the inverse (LAPACK ``potri``).
+
+The eigen strategy computes the same :math:`C_{kk}` from the eigenpairs instead of a
+factor: there is no Cholesky factor of H to hand to the factor object, and forming one
+per gamma would cost the N^3 per gamma that the eigendecomposition saves.
 
 ``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on. The
 eigendecomposition is paid once (``sytrd``'s 4/3 N^3 flops, half of them in
@@ -51,9 +57,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import blas, cho_solve, eigh_tridiagonal, lapack
+from scipy.linalg import blas, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
+from ..linalg.factor import CholeskyFactor
 from ..linalg.solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
@@ -174,12 +181,14 @@ class ClosedFormCV:
         """Held-out latent outputs f^(-V)(x_V), one array per fold."""
         if self.strategy == "eigen":
             coef, inverse_block, inverse_diag = self._eigen_inverse(gamma)
+            loo = None
         else:
-            coef, inverse_block, inverse_diag = self._cholesky_inverse(gamma)
-        if self._loo:  # r_k = beta_k / C_kk, with C = H^{-1} - eta eta^T / s
-            C_diag = inverse_diag() - coef.eta**2 / coef.s
-            latent = self.Y - coef.beta / C_diag[:, None]
-            out = [latent[f] for f in self.folds]
+            coef, inverse_block, inverse_diag, loo = self._cholesky_inverse(gamma)
+        if self._loo:
+            if loo is None:  # eigen: r_k = beta_k / C_kk, C = H^{-1} - eta eta^T / s
+                C_diag = inverse_diag() - coef.eta**2 / coef.s
+                loo = self.Y - coef.beta / C_diag[:, None]
+            out = [loo[f] for f in self.folds]
         else:
             out = []
             for f, V in enumerate(self.folds):
@@ -223,24 +232,26 @@ class ClosedFormCV:
         if self.sample_weight is not None:
             gamma = gamma * np.asarray(self.sample_weight)  # gamma_k = gamma w_k
         sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
+        factor = CholeskyFactor.from_solution(sol.factor, gamma)
         if self.fit_intercept:
-            eta = cho_solve((sol.factor, False), ones, check_finite=False)
+            eta = factor.solve(ones)  # H eta = 1_v
             coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
         else:  # [S 3.62]: beta = H^{-1} Y, C = H^{-1}
-            nu = cho_solve((sol.factor, False), self.Y, check_finite=False)
-            coef = _Coefficients(np.zeros(n), 1.0, nu)
+            coef = _Coefficients(np.zeros(n), 1.0, factor.solve(self.Y))
+        if self._loo:  # the one leave-one-out formula, from the factor
+            loo = factor.loo_latent(
+                self.Y, coef.beta, fit_intercept=self.fit_intercept, overwrite=True
+            )
+            return coef, None, None, loo
         # H^{-1} in place of the factor; only its upper triangle is valid, which is
         # the upper triangle of each block (H^{-1})_VV for sorted V.
-        Hinv, info = lapack.dpotri(sol.factor, lower=0, overwrite_c=1)
+        Hinv = factor.inverse(overwrite=True)
 
         def inverse_block(f):
             V = self.folds[f]
             return np.asfortranarray(Hinv[np.ix_(V, V)])
 
-        def inverse_diag():
-            return np.diag(Hinv).copy()
-
-        return coef, inverse_block, inverse_diag
+        return coef, inverse_block, None, None
 
     def _coefficients(self, eta, nu):
         if not self.fit_intercept:  # C = H^{-1}: no eta term, beta = H^{-1} Y

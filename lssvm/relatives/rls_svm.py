@@ -68,12 +68,11 @@ the same objective up to a factor 2, apart from its penalised intercept).
 
 from __future__ import annotations
 
-import numbers
+import hashlib
 import warnings
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve, cholesky
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -85,14 +84,15 @@ from .. import probability as prob
 from .._base import ACCEPT_SPARSE, positive_weight_rows
 from .._validation import (
     check_classes,
+    check_count,
     check_finite_output,
     check_kernel,
     check_positive,
 )
 from ..kernels import Precomputed, fit_view
-from ..linalg.factor import loo_latent, update_cholesky
+from ..linalg.factor import CholeskyFactor
 from ..linalg.memory import check_dense_memory
-from ..linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from ..linalg.solvers import NotPositiveDefiniteError
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "Optimality"]
 
@@ -122,13 +122,19 @@ def solve_on_support(K_SS, y_S, C):
     >>> np.round(theta, 4).tolist(), round(b, 4)
     ([0.9999, 0.9999], -0.9999)
     """
-    A = np.array(K_SS, dtype=np.float64)
-    A.flat[:: len(A) + 1] += 1.0 / C  # A = C^{-1} I_S + <X_S, X_S>, [P 58]
-    factor = cho_factor(A, lower=True)
-    u, v = cho_solve(factor, np.column_stack([np.ones(len(y_S)), y_S])).T  # [P 58]
-    b = v.sum() / u.sum()  # [P 59]
-    theta = y_S * (v - b * u)  # [P 59]: theta = Y_S (v - b u)
-    return theta, float(b)
+    factor = CholeskyFactor.from_kernel(K_SS, C)  # A = C^{-1} I_S + <X_S, X_S> [P 58]
+    return _solve_p48(factor, np.asarray(y_S, dtype=np.float64))
+
+
+def _solve_p48(factor, y_S):
+    """theta and b of [P 48] from the factor of A = C^{-1} I_S + K_SS (y_S in its order).
+
+    [P 58-59] is the LS-SVM regression system [S 3.32] with gamma_k = C_k: A u = 1_S,
+    A v = y_S [P 58], b = 1_S^T v / 1_S^T u, theta = Y_S (v - b u) [P 59], i.e. the
+    elimination [S 3.25] with the border 1_S, whose alpha is Y_S theta.
+    """
+    sol = factor.solve_kkt(np.ones(len(y_S)), y_S)  # [P 58-59]
+    return y_S * sol.alpha, float(sol.b)  # theta = Y_S (v - b u)
 
 
 class Optimality(NamedTuple):
@@ -156,12 +162,11 @@ class Optimality(NamedTuple):
 
 
 def _check_n_sv_max(value, owner):
-    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-    if value is not None and not (ok and value >= 2):
-        raise ValueError(
-            f"{type(owner).__name__}: n_sv_max must be None or an integer >= 2; "
-            f"got n_sv_max={value!r}."
-        )
+    if value is not None:
+        check_count(
+            value, "n_sv_max", minimum=2, meaning="the cap n_SVMax of [P §5.3], or None",
+            owner=owner,
+        )  # fmt: skip
 
 
 def _stratified_initial_set(y_pm, n_sv_max, rng):
@@ -185,12 +190,9 @@ def _select_support(e, n_sv_max):
 
 
 def _check_max_iter(value, owner):
-    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-    if not (ok and value >= 1):
-        raise ValueError(
-            f"{type(owner).__name__}: max_iter must be a positive integer; "
-            f"got max_iter={value!r}."
-        )
+    check_count(
+        value, "max_iter", minimum=1, meaning="most solves of [P 48]", owner=owner
+    )
 
 
 class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
@@ -224,14 +226,16 @@ default="rbf"
         Seeds the stratified initial sample (only used when ``n_sv_max`` < N).
     reuse_factor : bool, default=True
         Update the Cholesky factor of C^{-1} I + K_SS and the kernel columns from one
-        iteration to the next ([P §5.2-5.3], see :func:`update_cholesky`) rather
+        iteration to the next ([P §5.2-5.3], see
+        :meth:`lssvm.linalg.factor.CholeskyFactor.update`) rather
         than recomputing both at every iteration. Same result to rounding.
     probability : bool, default=False
         Enable ``predict_proba`` / ``predict_log_proba``: Platt's sigmoid
         (:func:`lssvm.probability.platt_fit`) fitted to leave-one-out outputs. A
         point outside S leaves the solution unchanged, so its output is already
         held out; for the points of S the closed form of the LS-SVM on S
-        (:func:`lssvm.linalg.factor.loo_latent`: [P 48] is the LS-SVM regression
+        (:meth:`lssvm.linalg.factor.CholeskyFactor.loo_latent` on the factor of the
+        last solve: [P 48] is the LS-SVM regression
         system on S with gamma = C) gives them exactly as long as removing the point
         does not change S (the usual approximation for the L2-SVM).
 
@@ -344,10 +348,16 @@ default="rbf"
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
             owner=self,
         )  # fmt: skip
+        fingerprint = _fingerprint(X)
         X, self.kernel_ = fit_view(kernel, X)  # precomputed: indices and K
         keep, w = positive_weight_rows(  # weight 0: no part in [P 6]
             sample_weight, X, y, owner=self, classes=self.classes_
         )
+        self._fit_weights = None  # (training X's fingerprint, w_k of every row)
+        if w is not None:
+            w_all = np.zeros(X.shape[0])
+            w_all[keep] = w
+            self._fit_weights = (fingerprint, w_all)
         if keep is not None:
             X, y = X[keep], y[keep]
         C = np.full(X.shape[0], C) if w is None else C * w  # C_k = C w_k in [P 6]
@@ -364,7 +374,7 @@ default="rbf"
             alternative="cap the support set with n_sv_max ([P §5.3])",
         )  # fmt: skip
         try:
-            self._iterate(X, y_pm, C, support)
+            solved = self._iterate(X, y_pm, C, support)
         except np.linalg.LinAlgError as exc:
             raise NotPositiveDefiniteError(
                 f"{type(self).__name__}: C^{{-1}} I + K_SS [P 58] is not positive "
@@ -374,7 +384,7 @@ default="rbf"
                 "semi-definite, or scale the inputs."
             ) from None
         if self.probability:
-            self._fit_platt(X, y_pm, C, w)
+            self._fit_platt(y_pm, w, *solved)
         if isinstance(kernel, Precomputed):
             self.kernel_ = kernel  # predict takes K(X_test, X_train)
         return self
@@ -390,20 +400,17 @@ default="rbf"
             )
         return K
 
-    def _fit_platt(self, X, y_pm, C, w):
-        """Platt's sigmoid on leave-one-out outputs (class docstring)."""
-        S = self.support_
+    def _fit_platt(self, y_pm, w, factor, order, theta):
+        """Platt's sigmoid on leave-one-out outputs (class docstring).
+
+        ``factor``, ``order`` and ``theta`` are those of the last solve of [P 48]
+        (factor order): no new factorisation.
+        """
         f = y_pm * (1.0 - self.e_)  # e_k = 1 - y_k f(x_k) [P 14]: held out off S
-        # the |S| x |S| matrix C^{-1} I + K_SS, factored in place: check it fits
-        check_dense_memory(
-            len(S), what="probability=True (the leave-one-out outputs on S)",
-            owner=self,
-            alternative="use probability=False, cap the support set with n_sv_max",
-        )  # fmt: skip
-        # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k
-        sol = solve_bordered_kkt(self.kernel_.gram_lower(X[S]), C[S], np.ones(len(S)),
-                                 y_pm[S], overwrite=True)  # fmt: skip
-        f[S] = loo_latent(sol.factor, y_pm[S], sol.alpha, overwrite=True)
+        # [P 48] on S is the LS-SVM regression system [S 3.32] with gamma_k = C_k,
+        # whose dual coefficients are alpha = Y_S theta: its exact leave-one-out
+        y_S = y_pm[order]
+        f[order] = factor.loo_latent(y_S, y_S * theta, overwrite=True)
         self.loo_decision_ = f
         self.probA_, self.probB_ = prob.platt_fit(f, y_pm > 0, w)
 
@@ -423,26 +430,23 @@ default="rbf"
         seen = {support.tobytes()}
         path = []
         self.converged_ = False
-        state = None  # (order, L, K(X, X_order)) kept between iterations
+        state = None  # (factor of A_S, K(X, X_order)) kept between iterations
         e = None
         for n_iter in range(1, self.max_iter + 1):
             if self.reuse_factor:
                 state = self._factor(X, y_pm, C, support, e, state)
-                order, L, K_XS = state
-                y_S = y_pm[order]
-                sol = cho_solve((L, True), np.column_stack([np.ones(len(order)), y_S]))
-                u, v = sol.T  # [P 58]
-                b = float(v.sum() / u.sum())  # [P 59]
-                theta = y_S * (v - b * u)
-            else:
+                factor, K_XS = state
+                order = factor.order
+            else:  # [P 61] afresh on S in increasing order
                 order = support
                 K_XS = self._columns(X, X[support])  # <X, X_S>
-                y_S = y_pm[support]
-                theta, b = solve_on_support(K_XS[support], y_S, C[support])  # Step 3
+                factor = CholeskyFactor.from_kernel(K_XS[support], C[support])
+            y_S = y_pm[order]
+            theta, b = _solve_p48(factor, y_S)  # Step 3: [P 48] by [P 58-59]
             e = 1.0 - y_pm * (K_XS @ (y_S * theta) + b)  # [P 57], [P 14]
             e[order] = theta / C[order]  # [P 53]: exact on S
             path.append(_objective(K_XS[order], y_S, theta, e, C))
-            solved, solved_theta = order, theta
+            solved, solved_theta, solved_factor = order, theta, factor
             new = _select_support(e, self.n_sv_max)  # Step 4, [P 10], 5.3
             if np.array_equal(new, support):  # Step 5
                 self.converged_ = True
@@ -474,6 +478,7 @@ default="rbf"
                 stacklevel=3,
             )
         rank = np.argsort(solved)
+        last = (solved_factor, solved, solved_theta)  # the last solve, factor order
         solved, theta = solved[rank], solved_theta[rank]
         self.support_ = solved  # the set theta_ belongs to, increasing
         self.support_vectors_ = X[solved].copy()
@@ -482,36 +487,29 @@ default="rbf"
         self.objective_ = path[-1]
         self.objective_path_ = np.array(path)
         self.n_iter_ = n_iter
+        return last
 
     def _factor(self, X, y_pm, C, support, e, state):
-        """Order, lower Cholesky factor of A_S and K(X, X_S) for the set ``support``.
+        """Factor of A_S (gamma_k = C_k) and K(X, X_order) for the set ``support``.
 
         Fresh [P 61] on the first solve or when |R| + |P| > |S_old| / 4; otherwise the
-        kept prefix of the old order is kept and the rest updated by
-        :func:`update_cholesky`. Points after the kept prefix are ordered by
-        decreasing error e (of the previous solve).
+        kept prefix of the old order keeps its factor rows and the rest is updated
+        (:meth:`lssvm.linalg.factor.CholeskyFactor.update`). Points after the kept
+        prefix are ordered by decreasing error e (of the previous solve).
         """
         if state is None:
-            order = support
-            K_XS = self._columns(X, X[order])
-            A = K_XS[order]
-            A.flat[:: len(order) + 1] += 1.0 / C[order]
-            return order, cholesky(A, lower=True, check_finite=False), K_XS
-        old, L, K_old = state
+            K_XS = self._columns(X, X[support])
+            factor = CholeskyFactor.from_block(_column_block(K_XS, support), C, support)
+            return factor, K_XS
+        factor, K_old = state
+        old = factor.order
         in_new = np.zeros(len(y_pm), dtype=bool)
         in_new[support] = True
         in_old = np.zeros(len(y_pm), dtype=bool)
         in_old[old] = True
-        removed = ~in_new[old]
         added = support[~in_old[support]]
-        p = int(np.argmax(removed)) if removed.any() else len(old)
-        fresh = removed.sum() + len(added) > _MAX_CHANGE_FOR_REUSE * len(old)
-        if fresh:
-            p = 0
-        head = old[:p]
-        rest = np.setdiff1d(support, head, assume_unique=True)
-        rest = rest[np.argsort(-e[rest], kind="stable")]
-        order = np.concatenate([head, rest])
+        fresh = (~in_new[old]).sum() + len(added) > _MAX_CHANGE_FOR_REUSE * len(old)
+        order = factor.ordered(support, e, keep_prefix=not fresh)
         # kernel columns: kept ones copied, only those of added points evaluated
         col = np.full(len(y_pm), -1)
         col[old] = np.arange(len(old))
@@ -520,15 +518,10 @@ default="rbf"
         K_XS[:, from_old] = K_old[:, col[order[from_old]]]
         if (~from_old).any():
             K_XS[:, ~from_old] = self._columns(X, X[order[~from_old]])
-
-        def rows(idx):
-            A = K_XS[idx]
-            A[idx[:, None] == order[None, :]] += 1.0 / C[idx]  # one entry per row
-            return A
-
-        if fresh:
-            return order, cholesky(rows(order), lower=True, check_finite=False), K_XS
-        return order, update_cholesky(L, old, order, rows), K_XS
+        factor.reorder(
+            order, keep_prefix=not fresh, kernel_block=_column_block(K_XS, order)
+        )
+        return factor, K_XS
 
     def decision_function(self, X):
         """f(x) = <x, X_S> Y_S theta + b [P 49]; > 0 for ``classes_[1]``."""
@@ -547,12 +540,18 @@ default="rbf"
     def optimality(self, X, y, sample_weight=None) -> Optimality:
         """The optimality conditions of [P 6] on the training data (X, y).
 
-        Pass the ``sample_weight`` of the fit: the conditions of the weighted problem
-        use C_k = C w_k, and rows of weight 0 take no part (as in the fit).
+        The conditions of the weighted problem use C_k = C w_k, and rows of weight 0
+        take no part (as in the fit). ``sample_weight=None`` takes the weights of the
+        fit when X is the training input of the fit (the same array values), and
+        no weights otherwise; pass ``sample_weight`` to choose other weights.
         """
         check_is_fitted(self, "theta_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         y = np.asarray(y)
+        fit_weights = getattr(self, "_fit_weights", None)
+        if sample_weight is None and fit_weights is not None:
+            if _fingerprint(X) == fit_weights[0]:  # the training input: its weights
+                sample_weight = fit_weights[1]
         keep, w = positive_weight_rows(sample_weight, X, owner=self)
         if keep is not None:
             X, y = X[keep], y[keep]
@@ -571,6 +570,21 @@ default="rbf"
             gradient_w_norm=float(np.sqrt(max(gradient_w_sq, 0.0))),
             gradient_b=float(-2.0 * np.sum(C * np.maximum(e, 0.0) * y_pm)),
         )
+
+
+def _fingerprint(X):
+    """A digest of the values of a dense X (None for sparse X)."""
+    if not isinstance(X, np.ndarray):
+        return None
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return (X.shape, hashlib.sha256(X.tobytes()).hexdigest())
+
+
+def _column_block(K_XS, order):
+    """kernel_block(idx, cols) = K[np.ix_(idx, cols)] from the columns K(X, X_order)."""
+    col = np.full(K_XS.shape[0], -1)
+    col[order] = np.arange(len(order))
+    return lambda idx, cols: K_XS[np.ix_(idx, col[cols])]
 
 
 def _objective(K_SS, y_S, theta, e, C) -> float:

@@ -25,10 +25,11 @@ Retraining does not factor from scratch. With H = K + I/gamma the bordered syste
 columns of H. The Cholesky factor is kept in an order with the points most likely to
 stay (large abs(alpha_k)) first: the factor rows of the unchanged leading points are
 reused, and only the trailing block is rebuilt from its Schur complement
-(:func:`lssvm.linalg.factor.update_cholesky`, whose order is refreshed with the new
-abs(alpha_k) ranking at every stage). The system of each stage is then solved by
-:func:`lssvm.linalg.solvers.solve_bordered_kkt` with the downdated factor passed as
-``factor=``: two triangular solves per stage, no new factorisation. The first
+(:meth:`lssvm.linalg.factor.CholeskyFactor.update`, whose order is refreshed with the
+new abs(alpha_k) ranking at every stage). The system of each stage is then solved on
+the downdated factor by the elimination [S 3.25]
+(:meth:`~lssvm.linalg.factor.CholeskyFactor.solve_kkt`): two triangular solves per
+stage, no new factorisation. The first
 stage after the unpruned fit rebuilds the whole factor (the input order says
 nothing about abs(alpha_k)), so a path costs about two full factorisations plus one
 small trailing block per stage, where refitting costs one factorisation per stage.
@@ -65,10 +66,14 @@ from sklearn.utils.validation import check_array, check_X_y
 from .. import multiclass as mc
 from .._base import LSSVMBase
 from .._log import Progress
-from .._validation import check_feature_names, check_numeric_targets, feature_names
-from ..linalg.factor import update_cholesky
+from .._validation import (
+    check_count,
+    check_feature_names,
+    check_numeric_targets,
+    feature_names,
+)
+from ..linalg.factor import CholeskyFactor
 from ..linalg.memory import check_dense_memory
-from ..linalg.solvers import KKTSolution, solve_bordered_kkt
 
 __all__ = [
     "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
@@ -181,18 +186,18 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
                 "fraction must be a float in (0, 1) (share of the current set removed "
                 f"per stage); got fraction={fraction!r}."
             )
-    elif not _is_int(n_remove) or n_remove < 1:
-        raise ValueError(
-            "n_remove must be an integer >= 1 (points removed per stage); got "
-            f"n_remove={n_remove!r}."
-        )
-    if not _is_int(min_support) or min_support < 1:
-        raise ValueError(
-            f"min_support must be an integer >= 1; got min_support={min_support!r}."
-        )
-    if n_stages is not None and (not _is_int(n_stages) or n_stages < 0):
-        raise ValueError(
-            f"n_stages must be an integer >= 0 or None; got n_stages={n_stages!r}."
+    else:
+        check_count(
+            n_remove, "n_remove", minimum=1, meaning="points removed per stage",
+            owner="prune",
+        )  # fmt: skip
+    check_count(
+        min_support, "min_support", minimum=1, meaning="support vectors at the end",
+        owner="prune",
+    )  # fmt: skip
+    if n_stages is not None:
+        check_count(
+            n_stages, "n_stages", minimum=0, meaning="or None: no limit", owner="prune"
         )
     if not (callable(stop) or stop in STOP_RULES):
         raise ValueError(
@@ -204,10 +209,6 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
             "level must be a float in (0, 1) (significance level of the stop rule); "
             f"got level={level!r}."
         )
-
-
-def _is_int(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _n_to_remove(n, fraction, n_remove, floor):
@@ -246,92 +247,62 @@ def _bit_quantiles(A):
     return Q
 
 
-class _FactorPath:
-    """Cholesky factor of H = K + I/gamma on the kept points, updated by removals.
+@dataclass
+class _StageFactor:
+    """The factor pruning carries from stage to stage, and what it was built for.
 
-    ``order`` lists the kept points (global indices) in factor order and L (C-ordered)
-    is the lower factor of H[order][:, order]. Stage 0 is factored in the input order
-    by the direct solver; the first :meth:`shrink` rebuilds it in the order of
-    decreasing abs(alpha_k), and later ones keep the factor rows of the leading points
-    that stay and rebuild only the trailing block (update_cholesky).
+    ``factor`` is the :class:`lssvm.linalg.factor.CholeskyFactor` of H = K + I/gamma
+    on the kept points (empty until the first covered fit); ``created`` is the stage
+    at which it was set up: the fit of that stage factors in the input order, the
+    next stage rebuilds it in the order of decreasing abs(alpha_k), and later ones
+    keep the factor rows of the leading points that stay and rebuild only the
+    trailing block (:meth:`~lssvm.linalg.factor.CholeskyFactor.update`).
     """
 
-    def __init__(self, kernel, X, gamma):
-        self.K = kernel(X, X)
-        self.inv_gamma = 1.0 / gamma
-        self.kernel = kernel
-        self.order = None
-        self.L = None
-        self.ranked = False  # True once the factor order follows abs(alpha_k)
+    kernel: object
+    factor: CholeskyFactor
+    created: int
 
-    def _rows(self, new_order):
-        K, shift = self.K, self.inv_gamma
-
-        column = np.full(K.shape[0], -1)
-        column[new_order] = np.arange(len(new_order))
-
-        def rows(idx):  # H[idx][:, new_order], H = K + I/gamma [S 3.24]
-            A = K[np.ix_(idx, new_order)]
-            on = column[idx] >= 0  # rows whose point is also a column: the diagonal
-            A[np.flatnonzero(on), column[idx[on]]] += shift
-            return A
-
-        return rows
-
-    def shrink(self, kept, priority):
-        """Factor for the points ``kept``; ``priority`` orders the rebuilt block."""
-        stays = np.isin(self.order, kept)
-        p = int(np.argmin(stays)) if not stays.all() else len(self.order)
-        p = p if self.ranked else 0  # the input order says nothing about abs(alpha_k)
-        tail = np.setdiff1d(kept, self.order[:p])
-        tail = tail[np.argsort(-priority[tail], kind="stable")]
-        new_order = np.concatenate([self.order[:p], tail])
-        self.L = update_cholesky(self.L, self.order, new_order, self._rows(new_order))
-        self.order, self.ranked = new_order, True
+    def shrink(self, kept, priority, stage):
+        """Downdate to the points ``kept``; ``priority`` orders the rebuilt block."""
+        if len(self.factor):  # the input order says nothing about abs(alpha_k)
+            self.factor.update(kept, priority, keep_prefix=stage > self.created + 1)
 
 
-def _fit_stage(template, X, y, kept, factor_path):
+def _fit_stage(template, X, y, kept, stage_factor):
     """A clone of ``template`` fitted on the points ``kept``.
 
     With a factor, the estimator's own ``fit`` runs through
-    :meth:`lssvm._base.LSSVMBase._fit_with_kkt_solver` with its KKT solve replaced:
-    at stage 0 by the direct solver (whose factor is kept), later by the elimination
-    [S 3.25] with two triangular solves on the downdated factor. The fitted
-    estimator is a normal one, its solution that of the kept points. Returns (estimator, covered), ``covered``
-    False if fit solved a system the factor does not cover (e.g. 1-vs-1 codes).
+    :meth:`lssvm._base.LSSVMBase._fit_with_kkt_solver` with its KKT solve replaced
+    by the elimination [S 3.25] on the factor of H on the kept points: two
+    triangular solves, the factor computed once at the first stage (then kept) and
+    downdated between stages. The fitted estimator is a normal one, its solution
+    that of the kept points. Returns (estimator, covered), ``covered`` False if fit
+    solved a system the factor does not cover (e.g. 1-vs-1 codes).
     """
     est = clone(template)
-    if factor_path is None:
+    if stage_factor is None:
         return est.fit(X[kept], y[kept]), False
-    first = factor_path.L is None
+    factor = stage_factor.factor
     calls = {"covered": 0, "other": 0}
 
     def solve(kernel, X_sub, gamma, a, d, signs=None):
         covered = (
             X_sub.shape[0] == len(kept)
-            and 1.0 / gamma == factor_path.inv_gamma
-            and repr(kernel) == repr(factor_path.kernel)
+            and np.ndim(gamma) == 0
+            and float(gamma) == factor.gamma
+            and repr(kernel) == repr(stage_factor.kernel)
         )
         if not covered:
             calls["other"] += 1
             return est._solve_kkt_default(kernel, X_sub, gamma, a, d, signs=signs)
         calls["covered"] += 1
+        if not len(factor):  # [S 3.24] by one Cholesky of H, kept for the next stages
+            factor.reorder(kept)
+        # [S 3.24] by the elimination [S 3.25] on the (downdated) factor; the rows
+        # of a, d and alpha follow kept, those of the factor factor.order.
         a = a if est.fit_intercept else None  # [S 3.62] without the border
-        if first:  # [S 3.24] by one Cholesky of H, kept for the next stages
-            K_kept = factor_path.K.take(kept, axis=0).take(kept, axis=1)
-            sol = solve_bordered_kkt(K_kept, gamma, a, d, signs=signs, overwrite=True)
-            factor_path.L, factor_path.order = sol.factor.T, kept.copy()
-            return sol
-        # [S 3.24] by the elimination [S 3.25] with the downdated factor, whose rows
-        # follow factor_path.order: permute in, two triangular solves, permute out.
-        pos = np.searchsorted(kept, factor_path.order)  # factor row i is kept[pos[i]]
-        sol = solve_bordered_kkt(
-            None, gamma, None if a is None else a[pos], d[pos],
-            signs=None if signs is None else signs[pos], factor=factor_path.L.T,
-        )  # fmt: skip
-        alpha = np.empty_like(sol.alpha)
-        alpha[pos] = sol.alpha
-        return KKTSolution(alpha, sol.b, 0, True, None)
+        return factor.solve_kkt(a, d, signs=signs, index=kept)
 
     est._fit_with_kkt_solver(solve, X[kept], y[kept])
     return est, calls["other"] == 0 and calls["covered"] > 0
@@ -588,11 +559,12 @@ def _report(path, log):
     log(f"stage {stage}: {path.n_support[-1]} support vectors{extra}")
 
 
-def _new_factor_path(template, X, update):
+def _new_factor_path(template, X, update, stage=0):
     if update == "refit" or template.solver == "cg":
         return None
     kernel = template._check_params(X)
-    return _FactorPath(kernel, X, float(template.gamma))
+    empty = CholeskyFactor.from_kernel(kernel(X, X), float(template.gamma), order=[])
+    return _StageFactor(kernel, empty, stage)
 
 
 def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
@@ -612,12 +584,12 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
             if params:
                 template = clone(template).set_params(**params)
                 try:
-                    factor_path = _new_factor_path(template, X, update)
+                    factor_path = _new_factor_path(template, X, update, stage)
                 except Exception as exc:  # e.g. retuned to invalid parameters
                     reason = f"its parameters failed: {type(exc).__name__}: {exc}"
                     return _end_early(path, stage, reason)
-        if factor_path is not None and factor_path.L is not None:
-            factor_path.shrink(kept, priority)
+        if factor_path is not None:
+            factor_path.shrink(kept, priority, stage)
         if stage == 0:  # the unpruned model: its errors are the user's to see
             est, downdated = _fit_stage(template, X, y, kept, factor_path)
         else:
@@ -743,8 +715,8 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
         estimators, importances = [], []
         for bit in bits:
             fp, kept = bit["factor"], bit["kept"]
-            if fp is not None and fp.L is not None:
-                fp.shrink(kept, bit["priority"])
+            if fp is not None:
+                fp.shrink(kept, bit.get("priority"), stage)
             if stage == 0:
                 est, _ = _fit_stage(
                     bit["template"], X[bit["rows"]], bit["labels"], kept, fp

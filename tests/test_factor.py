@@ -1,0 +1,127 @@
+"""The one Cholesky factor object of H = K + diag(1/gamma_k) (lssvm.linalg.factor)."""
+
+import numpy as np
+import pytest
+
+from lssvm.kernels import RBF
+from lssvm.linalg.factor import CholeskyFactor, loo_latent
+from lssvm.linalg.solvers import solve_bordered_kkt
+
+
+def _problem(n=40, seed=0, weighted=False):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(n)
+    gamma = 5.0 * (rng.uniform(0.5, 2.0, n) if weighted else 1.0)
+    return X, y, RBF(1.5)(X), gamma
+
+
+def _h(K, gamma, idx):
+    inv = 1.0 / np.broadcast_to(np.asarray(gamma, float), (len(K),))
+    return K[np.ix_(idx, idx)] + np.diag(inv[idx])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_solve_matches_numpy_with_several_right_hand_sides(weighted):
+    _, _, K, gamma = _problem(weighted=weighted)
+    F = CholeskyFactor.from_kernel(K, gamma)
+    B = np.random.default_rng(1).standard_normal((len(K), 3))
+    H = _h(K, gamma, np.arange(len(K)))
+    expected = np.linalg.solve(H, B)
+    np.testing.assert_allclose(F.solve(B), expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(F.solve(B[:, 0]), expected[:, 0], rtol=1e-10)
+
+
+@pytest.mark.parametrize("intercept", [True, False])
+def test_bordered_solve_matches_the_direct_solver(intercept):
+    _, y, K, gamma = _problem(weighted=True)
+    F = CholeskyFactor.from_kernel(K, gamma)
+    a = np.ones(len(y)) if intercept else None
+    mine = F.solve_kkt(a, y)
+    ref = solve_bordered_kkt(K, gamma, a, y)
+    np.testing.assert_allclose(mine.alpha, ref.alpha, rtol=1e-10, atol=1e-12)
+    assert mine.b == pytest.approx(ref.b, abs=1e-12)
+    # rows given in another order than the factor's: permuted in and out
+    perm = np.random.default_rng(2).permutation(len(y))
+    G = CholeskyFactor.from_kernel(K, gamma, order=perm)
+    other = G.solve_kkt(a, y, index=np.arange(len(y)))
+    np.testing.assert_allclose(other.alpha, ref.alpha, rtol=1e-9, atol=1e-12)
+
+
+def test_inverse_and_its_diagonal_match_numpy():
+    _, _, K, gamma = _problem(weighted=True)
+    Hinv = np.linalg.inv(_h(K, gamma, np.arange(len(K))))
+    F = CholeskyFactor.from_kernel(K, gamma)
+    np.testing.assert_allclose(F.inverse_diagonal(), np.diag(Hinv), rtol=1e-10)
+    upper = np.triu(F.inverse())
+    np.testing.assert_allclose(upper, np.triu(Hinv), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("intercept", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_leave_one_out_equals_refitting_without_each_point(intercept, weighted):
+    X, y, K, gamma = _problem(n=25, weighted=weighted)
+    a = np.ones(len(y)) if intercept else None
+    F = CholeskyFactor.from_kernel(K, gamma)
+    fit = F.solve_kkt(a, y)
+    loo = F.loo_latent(y, fit.alpha, fit_intercept=intercept)
+    g = np.broadcast_to(np.asarray(gamma, float), (len(y),))
+    for k in range(len(y)):
+        rest = np.delete(np.arange(len(y)), k)
+        refit = solve_bordered_kkt(
+            K[np.ix_(rest, rest)], g[rest], None if a is None else a[rest], y[rest]
+        )
+        f_k = K[k, rest] @ refit.alpha + refit.b  # the model without point k, at x_k
+        assert loo[k] == pytest.approx(f_k, abs=1e-10)
+    # the array form gives the same numbers
+    np.testing.assert_array_equal(
+        loo, loo_latent(F.upper, y, fit.alpha, fit_intercept=intercept)
+    )
+
+
+def test_downdates_match_a_fresh_factor_of_the_kept_points():
+    _, _, K, gamma = _problem(n=60, weighted=True)
+    rng = np.random.default_rng(3)
+    F = CholeskyFactor.from_kernel(K, gamma)
+    kept = np.arange(60)
+    for step in range(5):
+        kept = np.sort(rng.choice(kept, len(kept) - 7, replace=False))
+        priority = rng.standard_normal(60)
+        F.update(kept, priority, keep_prefix=step > 0)
+        assert sorted(F.order.tolist()) == kept.tolist()
+        fresh = np.linalg.cholesky(_h(K, gamma, F.order))
+        np.testing.assert_allclose(np.tril(F.L), fresh, rtol=1e-9, atol=1e-12)
+    # the order: the kept prefix first, the rest by decreasing priority
+    head = F.order.copy()
+    kept = np.setdiff1d(kept, head[3:4])  # remove the 4th point of the order
+    F.update(kept, priority)
+    np.testing.assert_array_equal(F.order[:3], head[:3])
+    tail = F.order[3:]
+    assert np.all(np.diff(priority[tail]) <= 0)
+
+
+def test_update_may_add_points_as_rls_svm_does():
+    _, _, K, gamma = _problem(n=30)
+    F = CholeskyFactor.from_kernel(K, gamma, order=np.arange(20))
+    members = np.r_[np.arange(2, 20), [25, 27]]  # two leave, two join
+    F.update(members, priority=np.arange(30.0))
+    assert F.order[:3].tolist() == [27, 25, 19]  # 0 left first: no prefix is kept
+    np.testing.assert_allclose(
+        np.tril(F.L), np.linalg.cholesky(_h(K, gamma, F.order)), rtol=1e-9, atol=1e-12
+    )
+
+
+def test_empty_factor_is_filled_by_the_first_reorder_and_errors_name_the_problem():
+    _, _, K, gamma = _problem(n=10)
+    F = CholeskyFactor.from_kernel(K, gamma, order=[])
+    assert len(F) == 0
+    F.reorder(np.arange(10)[::-1])
+    np.testing.assert_allclose(
+        np.tril(F.L), np.linalg.cholesky(_h(K, gamma, F.order)), rtol=1e-10
+    )
+    with pytest.raises(ValueError, match="index must list the points"):
+        F.solve_kkt(None, np.ones(9), index=np.arange(9))
+    with pytest.raises(ValueError, match="expected"):
+        CholeskyFactor(np.eye(3), [0, 1], 1.0)
+    with pytest.raises(ValueError, match="kernel_block"):
+        CholeskyFactor(np.eye(2), [0, 1], 1.0).reorder([1, 0])
