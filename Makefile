@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+PTH    := $(VENV)/.repository_pth
 # Bit-stable numbers: one BLAS thread (with two, OpenBLAS sums in a thread-dependent
 # order, and collapses 5-11x when the other core is busy).
 export OMP_NUM_THREADS ?= 1
@@ -28,6 +29,15 @@ $(STAMP): pyproject.toml requirements-lock.txt
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3
 	touch $(STAMP)
 
+# benchmarks/ is a package (the chapters `from benchmarks import uci`) but not part of
+# the wheel (pyproject.toml packages only lssvm*), so the editable install does not
+# expose it: a .pth file in the venv's site-packages puts the repository root on
+# sys.path (tests/test_benchmarks_package.py checks it). A target of its own, so that
+# an existing .venv gains it without being rebuilt.
+$(PTH): $(STAMP)
+	$(BIN)/python -c "import os, sysconfig; open(os.path.join(sysconfig.get_paths()['purelib'], 'lssvm_repository.pth'), 'w').write(os.getcwd() + '\n')"
+	touch $(PTH)
+
 # `make book` caches execution: myst-nb's jupyter-cache (_build/.jupyter_cache) keeps
 # each executed chapter, keyed on its code cells, so a chapter is executed again only
 # when its code changes. The key does not see the package, nor the stored results and
@@ -39,7 +49,7 @@ $(STAMP): pyproject.toml requirements-lock.txt
 CACHE_CONFIG := _build/_config_cache.yml
 SOURCE_HASH  := _build/.lssvm_source_hash
 
-book: $(STAMP)
+book: $(PTH)
 	@mkdir -p _build
 	@hash=$$(find lssvm benchmarks/results -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
 	         | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-64); \
@@ -62,7 +72,7 @@ book: $(STAMP)
 # With, Editor for the text). Interactive: no other target depends on it. LAB_ARGS
 # passes options (e.g. LAB_ARGS=--no-browser).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
-lab: $(STAMP)
+lab: $(PTH)
 	@mkdir -p $(dir $(LAB_OVERRIDES))
 	@[ -f $(LAB_OVERRIDES) ] || echo '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--allow-root,) $(LAB_ARGS)
@@ -70,7 +80,7 @@ lab: $(STAMP)
 # Every test: the book built with warnings as errors (a broken cell, reference or
 # glue fails), then the unit tests, every chapter executed by nbval, and the built
 # site opened in headless Chromium (tests/test_browser.py reads _build/html).
-test: $(STAMP) chromium
+test: $(PTH) chromium
 	$(BIN)/jupyter-book build . -W -n --keep-going --all
 	$(BIN)/python -m pytest tests lssvm book --doctest-modules --nbval-lax --nbval-current-env -q
 
@@ -83,10 +93,10 @@ chromium:
 	       || sudo -n apt-get install -y --no-install-recommends chromium \
 	       || echo "WARNING: could not install chromium; tests/test_browser.py will skip (or fail under CI)"; }
 
-unit: $(STAMP)
+unit: $(PTH)
 	$(BIN)/python -m pytest tests lssvm --doctest-modules -q
 
-chapters: $(STAMP)
+chapters: $(PTH)
 	$(BIN)/python -m pytest book --nbval-lax --nbval-current-env -q
 
 # Regenerate every file in benchmarks/results/ in order (benchmarks/reproduce.py):
@@ -95,7 +105,7 @@ chapters: $(STAMP)
 # first randomisation of a cheap subset (48 entries, about 3 minutes) and compares it
 # with the stored files instead. Never part of `make test`. (benchmarks/README.md;
 # `benchmarks/reproduce.py --estimate` prints the estimate per file.)
-reproduce: $(STAMP)
+reproduce: $(PTH)
 	$(BIN)/python benchmarks/reproduce.py $(if $(QUICK),--quick,)
 
 clean:

@@ -148,27 +148,52 @@ def stamp(results, argv=None):
     return results
 
 
-def open_table_results(out, paper, n_rand, seed):
-    """The results of a table reproduction: ``out``'s contents, protocol refreshed.
+#: The protocol of the table reproductions: a shrinking grid search with
+#: 10-fold CV, a stratified test part of ceil(N/3) points, standardised inputs.
+TABLE_PROTOCOL = {
+    "search": "shrinking", "cv": 10, "test_size": "ceil(N/3)", "stratified": True,
+    "standardized": True,
+}  # fmt: skip
 
-    A subset run merges into an existing file. Returns (results, runs), ``runs``
+
+def open_results(out, seed, *, n_rand=None, paper=None, **protocol):
+    """The results of a resumable run: ``out``'s contents (or a new dict), with its
+    protocol refreshed and this machine recorded. Returns (results, runs), ``runs``
     being ``results["runs"]`` (data set -> variant -> per-split lists).
+
+    A subset run merges into the existing file; a file run with another ``seed`` is
+    refused (its splits differ). The protocol is ``seed`` (and ``n_rand`` when given),
+    :data:`TABLE_PROTOCOL` and the keyword arguments; ``paper`` (the source's table)
+    is stored under ``"paper"`` when given.
     """
+    out = Path(out)
     results = json.loads(out.read_text()) if out.exists() else {}
-    results["paper"] = paper
-    results["protocol"] = {
-        "n_rand": n_rand, "seed": seed, "search": "shrinking", "cv": 10,
-        "test_size": "ceil(N/3)", "stratified": True, "standardized": True,
-    }  # fmt: skip
+    stored = results.get("protocol", {}).get("seed", seed)
+    if stored != seed:
+        raise ValueError(f"{out} was run with seed {stored}, not {seed}.")
+    if paper is not None:
+        results["paper"] = paper
+    head = {"seed": seed} if n_rand is None else {"n_rand": n_rand, "seed": seed}
+    results["protocol"] = {**results.get("protocol", {}), **head, **TABLE_PROTOCOL,
+                           **protocol}
     results["machine"] = describe_machine()
     return results, results.setdefault("runs", {})
 
 
-def save_table_results(out, results):
-    """Write the results file (after every data set, so a long run can be resumed).
+def save_json(out, results, argv=None, *, stamp_pass=True):
+    """Write a results file: the one writer of ``benchmarks/results/``.
 
-    Records this pass's provenance (:func:`stamp`) first.
+    Records this pass's provenance first (:func:`stamp` with ``argv``; pass
+    ``stamp_pass=False`` when the caller stamped already, e.g. to annotate its entry),
+    then writes ``json.dumps(results, indent=1)`` and a newline to a temporary file
+    that replaces ``out``, so an interrupted run never leaves half a file. Called after
+    every data set or split by the long scripts, so a run can be resumed.
     """
-    stamp(results)
+    if stamp_pass:
+        stamp(results, argv)
+    out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=1) + "\n")
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(results, indent=1) + "\n")
+    tmp.replace(out)
+    return out

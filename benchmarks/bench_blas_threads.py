@@ -39,10 +39,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lssvm.model_selection.search as search  # noqa: E402
-from _common import print_environment  # noqa: E402
+from benchmarks._common import print_environment  # noqa: E402
 from lssvm.model_selection.closed_form import make_folds  # noqa: E402
 
 

@@ -58,7 +58,6 @@ product). Run it on an otherwise idle machine: the times are the machine's.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -69,8 +68,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import print_environment, stamp  # noqa: E402
+from benchmarks._common import print_environment, save_json  # noqa: E402
 
 import numpy as np  # noqa: E402
 import scipy.linalg  # noqa: E402
@@ -254,9 +252,7 @@ def main(argv=None):
           f"half {upper}): " + ", ".join(
               f"{k} {v:.2f}" for k, v in summary["slopes_upper_half"].items()))
     out = Path(args.out)
-    stamp(result, [sys.argv[0], *argv])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    save_json(out, result, [sys.argv[0], *argv])
     print(f"-> {out}")
 
 

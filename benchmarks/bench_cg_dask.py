@@ -25,7 +25,6 @@ Results: ``benchmarks/results/cg_dask.json`` with provenance (``_common.stamp``)
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -36,11 +35,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 # worker processes import lssvm from this checkout too
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-from _common import stamp  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -130,9 +128,7 @@ def main(argv=None):
           f"{result['fit_overhead_ratio']:.2f}x; iterations {result['n_iter']}; alpha "
           f"difference {result['alpha_relative_difference']:.1e}", flush=True)
     out = Path(args.out)
-    stamp(result, [sys.argv[0], *argv])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+    save_json(out, result, [sys.argv[0], *argv])
     print(f"-> {out}")
 
 

@@ -26,8 +26,6 @@ rounds, BLAS threads pinned with threadpoolctl (``--threads``, default 1)::
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -35,8 +33,7 @@ from threadpoolctl import threadpool_limits
 from lssvm import LSSVMClassifier
 from lssvm.multiclass import codebook, encode
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, timed  # noqa: E402
+from benchmarks._common import print_environment, timed  # noqa: E402
 
 
 def data(n, n_classes=10, seed=0):

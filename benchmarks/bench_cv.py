@@ -56,7 +56,7 @@ import json
 from pathlib import Path
 
 import numpy as np
-from _common import print_environment, stamp, timed
+from benchmarks._common import print_environment, save_json, stamp, timed
 from sklearn.model_selection import StratifiedKFold
 from threadpoolctl import threadpool_limits
 
@@ -339,8 +339,7 @@ def main(argv=None):
         stamp(results, argv=None if argv is None else ["benchmarks/bench_cv.py", *argv])
         for record in written:  # the provenance entry (and machine) of each record
             record["pass"] = len(results["provenance"]) - 1
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        save_json(args.out, results, stamp_pass=False)  # stamped above, with its records
         print(f"-> {args.out}")
     return 0
 

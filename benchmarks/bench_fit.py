@@ -32,7 +32,7 @@ import argparse
 
 import numpy as np
 import scipy.linalg
-from _common import print_environment, timed
+from benchmarks._common import print_environment, timed
 from sklearn.kernel_ridge import KernelRidge
 from threadpoolctl import threadpool_limits
 

@@ -63,7 +63,6 @@ solver of the check); ``--check-size 0`` skips the check.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import platform
 import resource
@@ -83,8 +82,7 @@ from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
 from lssvm.linalg.operators import KernelOperator
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, progress, stamp  # noqa: E402
+from benchmarks._common import print_environment, progress, save_json  # noqa: E402
 
 GAMMA = 10.0
 SIGMA2_2D = 1.0
@@ -325,9 +323,7 @@ def main(argv=None):
                     "peak_rss_mb": TARGET_PEAK_MB, "kkt_residual": TARGET_KKT,
                     "pass": verdict},
     }  # fmt: skip
-    stamp(results, None if argv is None else [sys.argv[0], *argv])
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    save_json(args.out, results, None if argv is None else [sys.argv[0], *argv])
     print(f"\nresults written to {args.out}")
     return 0
 

@@ -60,7 +60,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import print_environment, stamp
+from benchmarks._common import print_environment, save_json
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.gaussian_process import GaussianProcessRegressor
@@ -283,9 +283,7 @@ def main(argv=None):
                 sets[name] = {"task": "regression", **run_regression(name, args.splits)}
             else:
                 parser.error(f"unknown set {name!r}")
-            stamp(results)
-            args.out.parent.mkdir(parents=True, exist_ok=True)
-            args.out.write_text(json.dumps(results, indent=1) + "\n")
+            save_json(args.out, results)
     print(f"wrote {args.out}")
 
 

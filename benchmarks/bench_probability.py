@@ -50,13 +50,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import subprocess
 import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import print_environment, stamp, timed
+from benchmarks._common import print_environment, save_json, stamp, timed
 from sklearn.calibration import CalibratedClassifierCV, calibration_curve
 from sklearn.metrics import accuracy_score, brier_score_loss, log_loss
 from sklearn.model_selection import GridSearchCV, train_test_split
@@ -202,8 +201,8 @@ def main():
     warnings.filterwarnings("ignore", message="The `probability` parameter")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], text=True,
                             capture_output=True).stdout.strip()  # fmt: skip
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    print(f"bench_probability.py, {stamp}, commit {commit}, repeats={args.repeats}")
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"bench_probability.py, {started}, commit {commit}, repeats={args.repeats}")
     with threadpool_limits(limits=args.threads, user_api="blas"):
         print_environment()
         results = {name: run_set(name, args.repeats) for name in args.sets}
@@ -216,14 +215,11 @@ def main():
     for n, (plain, platt) in scaling.items():
         print(f"{n:6d} {plain:8.3f} {platt:8.3f} {platt / plain:6.2f}  "
               f"{'PASS' if platt / plain <= 2 else 'MISS'} (<= 2)")  # fmt: skip
-    RESULTS.mkdir(exist_ok=True)
-    meta = {"date": stamp, "commit": commit, "repeats": args.repeats,
+    meta = {"date": started, "commit": commit, "repeats": args.repeats,
             "threads": args.threads}  # fmt: skip
-    (RESULTS / "probability.json").write_text(
-        json.dumps({"meta": meta, "sets": results, "scaling": scaling,
-                    "provenance": provenance}, indent=1)
-        + "\n"
-    )
+    save_json(RESULTS / "probability.json",
+              {"meta": meta, "sets": results, "scaling": scaling, "provenance": provenance},
+              stamp_pass=False)  # stamped inside the BLAS limit, above
     plot(results, RESULTS / "probability_reliability.png")
 
 

@@ -15,8 +15,6 @@ the largest difference between the two paths' alpha and b. Run with::
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -24,8 +22,7 @@ from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import gaussian_classes, sinc
 from lssvm.sparse.pruning import prune
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, timed  # noqa: E402
+from benchmarks._common import print_environment, timed  # noqa: E402
 
 
 def problems(n):

@@ -29,7 +29,6 @@ commit, versions, thread counts and wall time) go to ``--out`` as JSON. Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import sys
 import time
@@ -43,9 +42,8 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import print_environment, stamp, timed  # noqa: E402
+from benchmarks._common import print_environment, save_json, timed  # noqa: E402
 
 from lssvm import LSSVMClassifier  # noqa: E402
 from lssvm.datasets import gaussian_classes  # noqa: E402
@@ -167,9 +165,7 @@ def main(argv=None):
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "wall_s": time.perf_counter() - start,
     }  # fmt: skip
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"wrote {args.out} ({results['wall_s']:.0f} s)")
 
 

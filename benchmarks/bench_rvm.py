@@ -68,8 +68,7 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import print_environment, stamp  # noqa: E402
+from benchmarks._common import print_environment, save_json  # noqa: E402
 
 from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
 from lssvm.datasets import load_ripley, sinc  # noqa: E402
@@ -475,16 +474,14 @@ def main(argv=None):
             results["pruning_paths"] = pruning_paths(results["compare"])
             results["tipping_subsets"] = tipping_subsets(args.n_subsets)
             results["solver_stationarity"] = solver_stationarity()
-        stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-        args.out.write_text(json.dumps(results, indent=1) + "\n")
+        save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
         print(f"wrote {args.out}")
         return
     with threadpool_limits(limits=1, user_api="blas"):
         if not args.skip_solvers:
             results["solvers"] = solver_runs(args.sizes, args.repeats, args.em_cap,
                                              args.gap)  # fmt: skip
-            stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-            args.out.write_text(json.dumps(results, indent=1) + "\n")
+            save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
         rows, fixed = compare_runs(args.n_draws)
     results["compare"] = rows
     results["ripley_tipping_width"] = fixed
@@ -493,8 +490,7 @@ def main(argv=None):
     results["solver_stationarity"] = solver_stationarity()
     results["settings"] = dict(widths=WIDTHS, reg_grid=REG_GRID, eps_grid=EPS_GRID,
                                sinc_width=SINC_WIDTH, n_draws=args.n_draws)  # fmt: skip
-    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"wrote {args.out}")
 
 

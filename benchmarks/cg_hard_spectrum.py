@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import platform
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import sklearn
 from scipy.stats import norm
 from threadpoolctl import threadpool_limits
 
-from _common import stamp  # noqa: E402  (benchmarks/ is the script's folder)
+from benchmarks._common import save_json  # noqa: E402
 from lssvm import LSSVMClassifier
 from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
@@ -99,8 +98,7 @@ def main(argv=None):
         "kkt_residual_measure": "||A x - r||_2 / ||r||_2 of [S 3.24], matrix-free",
         "cases": cases,
     }
-    stamp(result, [sys.argv[0], *(argv or sys.argv[1:])])  # _common: provenance list
-    args.out.write_text(json.dumps(result, indent=1))
+    save_json(args.out, result, [sys.argv[0], *(argv or sys.argv[1:])])
 
 
 if __name__ == "__main__":

@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import print_environment, stamp  # noqa: E402  first: the wall time
+from benchmarks._common import print_environment, save_json, stamp  # noqa: E402  first: the wall time
 
-from bench_fixed_size import data, fixed_size, test_data  # noqa: E402
+from benchmarks.bench_fixed_size import data, fixed_size, test_data  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "results" / "fixed_size_extra_routes.json"
 PARTS = {
@@ -70,7 +68,7 @@ def main(argv=None):
         results[part] = run_part(**PARTS[part])
         stamp(results)
         results["provenance"][-1]["parts"] = args.parts
-        OUT.write_text(json.dumps(results, indent=1) + "\n")
+        save_json(OUT, results, stamp_pass=False)  # stamped above, with its parts
     print(f"wrote {OUT}")
 
 

@@ -21,17 +21,14 @@ core)::
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
 from lssvm.multiclass import codebook
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, stamp  # noqa: E402
-from table_3_4_followup import N_RAND, SEED, accuracies  # noqa: E402
+from benchmarks._common import print_environment, save_json  # noqa: E402
+from benchmarks.table_3_4_followup import N_RAND, SEED, accuracies  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "multiclass_assignment.json"
 SETS = ("bal", "iri", "win")
@@ -58,8 +55,7 @@ def main(argv=None):
             results["assign"][name][str(c)] = accuracies(name, coding=C) | {
                 "code": C.tolist()
             }
-    stamp(results, argv)
-    OUT.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(OUT, results, argv)
     print(f"wrote {OUT}")
 
 

@@ -20,15 +20,13 @@ chapter. Regenerate (under a minute on one core) with::
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from lssvm import LSSVMClassifier
 from lssvm.model_selection.protocol import randomized_splits
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import save_table_results  # noqa: E402
-import table_3_5_pruning as t35  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
+from benchmarks import table_3_5_pruning as t35  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "pruning_val50_multiclass.json"
@@ -59,7 +57,7 @@ def main():
                   f"{100 * row['SL1']:.1f} ({row['n_SL1']}) of {row['n_prune']}",
                   flush=True)
         runs[name] = {"splits": rows}
-    save_table_results(OUT, {"protocol": {"n_rand": n_rand, "seed": seed,
+    save_json(OUT, {"protocol": {"n_rand": n_rand, "seed": seed,
                                           "validation": "0.5 of the training part",
                                           "params": "stored per split"},
                              "runs": runs, "rerun_gap_025": rerun_gap})

@@ -18,11 +18,10 @@ writes ``benchmarks/results/regression_santafe_folds.json`` (with provenance).
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
-from _common import print_environment, stamp  # first: the pass's wall time
+from benchmarks._common import print_environment, save_json  # first: the pass's wall time
 
 import numpy as np
 from sklearn.model_selection import KFold
@@ -70,8 +69,7 @@ def main(argv=None):
                             "search": "shrinking", "folds": 10,
                             "standardised": "mean and sd of the training points"},
                "runs": rows}
-    stamp(results)
-    OUT.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(OUT, results)
     print(f"wrote {OUT}")
 
 

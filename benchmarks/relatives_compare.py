@@ -32,7 +32,6 @@ rerun one split live. Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 import warnings
@@ -46,8 +45,7 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import stamp  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
 
 from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
 from lssvm.datasets import load_binary, load_ripley, load_santafe, sinc, two_spirals  # noqa: E402
@@ -199,9 +197,7 @@ def main(argv=None):
         "rows": rows,
         "wall_s": time.perf_counter() - start,
     }  # fmt: skip
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"wrote {args.out} ({results['wall_s']:.0f} s)")
 
 

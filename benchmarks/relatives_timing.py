@@ -39,11 +39,10 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import stamp  # noqa: E402
-from bench_psvm import data as psvm_data  # noqa: E402
-from bench_psvm import linear_lssvm_primal  # noqa: E402
-from relatives_compare import CLASSIFICATION, _searches, load_split  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
+from benchmarks.bench_psvm import data as psvm_data  # noqa: E402
+from benchmarks.bench_psvm import linear_lssvm_primal  # noqa: E402
+from benchmarks.relatives_compare import CLASSIFICATION, _searches, load_split  # noqa: E402
 
 from lssvm import LSSVMClassifier  # noqa: E402
 from lssvm.datasets import gaussian_classes  # noqa: E402
@@ -148,8 +147,7 @@ def main(argv=None):
                    "scaling": scaling(args.max_n, args.repeats),
                    "psvm_parts": psvm_parts(5)}
     results["wall_s"] = time.perf_counter() - t0
-    stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"wrote {args.out} in {results['wall_s']:.0f} s")
 
 

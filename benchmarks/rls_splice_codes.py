@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -41,9 +40,8 @@ from lssvm import RLSSVMClassifier
 from lssvm.datasets import _keel_frame, load_adult, load_splice
 from lssvm.kernels import make_kernel
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import save_table_results  # noqa: E402
-import rls_svm_tables as bench  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
+from benchmarks import rls_svm_tables as bench  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "rls_splice_codes.json"
 LETTERS = ("A", "G", "C", "T")
@@ -144,7 +142,7 @@ def main():
         "primal_seeds_note": "splice: all ten splits; adult: the splits on which the "
                              "stored run's #SV differ between RLS-SVM and the reference",
     }
-    save_table_results(OUT, results)
+    save_json(OUT, results)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ Tables 9-10: fit time against C = 1e-4 ... 1e4, linear kernel, first split.
 Writes ``benchmarks/results/rls_svm_tables.json``, read by the RLS-SVM chapter.
 The file records the provenance of every run that wrote it (command, date, commit,
 library versions, BLAS threads, wall time: ``_common.stamp``, called by
-``save_table_results``). Regenerate (about 5 minutes on one core) with::
+``save_json``). Regenerate (about 5 minutes on one core) with::
 
     export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
     .venv/bin/python benchmarks/rls_svm_tables.py
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -51,8 +50,7 @@ from lssvm import LSSVMClassifier, RLSSVMClassifier
 from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, save_table_results, progress  # noqa: E402
+from benchmarks._common import print_environment, save_json, progress  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "rls_svm_tables.json"
 LOADERS = {"splice": load_splice, "adult": load_adult}
@@ -293,7 +291,7 @@ def main(argv=None):
             runs[name][kernel] = per_split
         print(f"{name}: time against C (linear kernel)", flush=True)
         timing[name] = time_against_c(X, y, N_TRAIN[name])
-        save_table_results(args.out, results)
+        save_json(args.out, results)
     print(f"wrote {args.out}")
 
 

@@ -18,7 +18,6 @@ subset run merges into an existing file.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -30,30 +29,19 @@ from lssvm import LSSVMClassifierCV
 from lssvm.datasets import BINARY_SETS, load_binary
 from lssvm.model_selection.protocol import randomized_splits
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import (  # noqa: E402
-    open_table_results,
+from benchmarks import paper  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    open_results,
     print_environment,
-    save_table_results,
+    save_json,
     progress,
 )
 
 OUT = Path(__file__).parent / "results" / "table_3_3_fisher.json"
 TARGETS = ("pm1", "fisher")
 
-# Table 3.3, mean (std) test accuracy in %, 10 randomizations.
-PAPER = {
-    "RBF LS-SVM": {
-        "acr": (87.0, 2.1), "bld": (70.2, 4.1), "gcr": (76.3, 1.4), "hea": (84.7, 4.8),
-        "ion": (96.0, 2.1), "pid": (76.8, 1.7), "snr": (73.1, 4.2), "ttt": (99.0, 0.3),
-        "wbc": (96.4, 1.0), "adu": (84.7, 0.3),
-    },
-    "RBF LS-SVM_F": {
-        "acr": (86.4, 1.9), "bld": (65.1, 2.9), "gcr": (70.8, 2.4), "hea": (83.2, 5.0),
-        "ion": (93.4, 2.7), "pid": (72.9, 2.0), "snr": (73.6, 4.6), "ttt": (97.9, 0.7),
-        "wbc": (96.8, 0.7), "adu": (77.6, 1.3),
-    },
-}  # fmt: skip
+# [S Table 3.3]: the RBF rows, mean (std) test accuracy in %, 10 randomizations
+PAPER = paper.rows("3.3", ("RBF LS-SVM", "RBF LS-SVM_F"))
 PAPER_ROW = {"pm1": "RBF LS-SVM", "fisher": "RBF LS-SVM_F"}
 
 
@@ -81,7 +69,7 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     print_environment()
-    results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
+    results, runs = open_results(args.out, args.seed, n_rand=args.n_rand, paper=PAPER)
     for name in progress(args.sets, "data sets"):
         X, y = load_binary(name)
         splits = randomized_splits(y, args.n_rand, random_state=args.seed)
@@ -100,7 +88,7 @@ def main(argv=None):
                 f"{sum(row['seconds'] for row in rows):6.1f} s",
                 flush=True,
             )
-            save_table_results(args.out, results)
+            save_json(args.out, results)
     print(f"wrote {args.out}")
 
 

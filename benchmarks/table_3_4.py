@@ -38,7 +38,6 @@ wrote the file.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -51,11 +50,11 @@ from lssvm.datasets import MULTICLASS_SETS, load_multiclass
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.multiclass import codebook
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import (  # noqa: E402
-    open_table_results,
+from benchmarks import paper  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    open_results,
     print_environment,
-    save_table_results,
+    save_json,
     progress,
     stamp,
 )
@@ -73,34 +72,9 @@ VARIANTS = {
     "ovo-fisher": {"coding": "ovo", "targets": "fisher"},
 }
 
-# Table 3.4, mean (std) test accuracy in %, 10 randomizations.
-PAPER = {
-    "RBF LS-SVM (MOC)": {
-        "bal": (92.7, 1.0), "cmc": (54.1, 1.8), "ims": (95.5, 0.6), "iri": (96.6, 2.8),
-        "led": (70.8, 1.4), "thy": (96.6, 0.4), "usp": (95.3, 0.5), "veh": (81.9, 2.6),
-        "wav": (99.8, 0.2), "win": (98.7, 1.3),
-    },
-    "RBF LS-SVM (1vs1)": {
-        "bal": (94.8, 2.2), "cmc": (55.7, 2.2), "ims": (96.5, 0.5), "iri": (97.6, 2.3),
-        "led": (74.1, 1.3), "thy": (96.8, 0.3), "usp": (94.8, 2.5), "veh": (83.6, 1.3),
-        "wav": (99.3, 0.4), "win": (98.2, 1.8),
-    },
-    "RBF LS-SVM_F (MOC)": {
-        "bal": (86.8, 2.4), "cmc": (43.5, 2.6), "ims": (69.6, 3.2), "iri": (98.4, 2.1),
-        "led": (36.1, 2.4), "thy": (22.0, 4.7), "usp": (86.5, 1.0), "veh": (66.5, 6.1),
-        "wav": (99.5, 0.2), "win": (93.2, 3.4),
-    },
-    "RBF LS-SVM_F (1vs1)": {
-        "bal": (71.4, 15.5), "cmc": (42.7, 3.7), "ims": (46.2, 6.5), "iri": (79.8, 10.3),
-        "led": (58.9, 8.5), "thy": (92.6, 0.2), "usp": (30.7, 2.4), "veh": (24.9, 2.5),
-        "wav": (97.3, 1.7), "win": (67.3, 14.6),
-    },
-    "RBF SVM (1vs1)": {
-        "bal": (98.3, 1.2), "cmc": (54.7, 2.4), "ims": (96.0, 0.4), "iri": (97.0, 3.0),
-        "led": (64.6, 5.6), "thy": (98.3, 0.3), "usp": (97.2, 0.2), "veh": (83.8, 1.6),
-        "wav": (99.6, 0.2), "win": (96.8, 5.7),
-    },
-}  # fmt: skip
+# [S Table 3.4]: the RBF rows, mean (std) test accuracy in %, 10 randomizations
+PAPER = paper.rows("3.4", ("RBF LS-SVM (MOC)", "RBF LS-SVM (1vs1)", "RBF LS-SVM_F (MOC)",
+                          "RBF LS-SVM_F (1vs1)", "RBF SVM (1vs1)"))
 PAPER_ROW = {
     "moc": "RBF LS-SVM (MOC)", "ovo": "RBF LS-SVM (1vs1)",
     "moc-shared": "RBF LS-SVM (MOC)",
@@ -141,7 +115,7 @@ def main(argv=None):
     )  # fmt: skip
     args = parser.parse_args(argv)
     print_environment()
-    results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
+    results, runs = open_results(args.out, args.seed, n_rand=args.n_rand, paper=PAPER)
     for name in progress(args.sets, "data sets"):
         X, y = load_multiclass(name)
         M = len(np.unique(y))
@@ -162,7 +136,7 @@ def main(argv=None):
                 entry["cv_scores"].append(row["cv_score"])
                 entry["seconds"].append(row["seconds"])
                 stamp(results, argv)  # one provenance entry per pass (_common.stamp)
-                save_table_results(args.out, results)  # after every split
+                save_json(args.out, results)  # after every split
             if not todo:
                 continue
             acc = 100 * np.array(entry["accuracies"])

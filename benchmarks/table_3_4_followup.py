@@ -22,8 +22,6 @@ Every accuracy is paired by split with the committed runs of ``table_3_4.json``
 
 from __future__ import annotations
 
-import json
-import sys
 import time
 from pathlib import Path
 
@@ -36,8 +34,7 @@ from lssvm.datasets import load_multiclass
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.multiclass import codebook
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import print_environment, stamp  # noqa: E402
+from benchmarks._common import print_environment, save_json  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "table_3_4_followup.json"
 N_RAND, SEED = 10, 0
@@ -96,8 +93,7 @@ def main(argv=None):
         name: accuracies(name, coding="moc", per_bit=False, scoring="accuracy")
         for name in SHARED_BITS_SETS
     }
-    stamp(results, argv)
-    OUT.write_text(json.dumps(results, indent=1) + "\n")
+    save_json(OUT, results, argv)
     print(f"wrote {OUT}")
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -47,11 +46,11 @@ from lssvm.datasets import load_binary, load_multiclass
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.sparse.pruning import prune
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import (  # noqa: E402
-    open_table_results,
+from benchmarks import paper  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    open_results,
     print_environment,
-    save_table_results,
+    save_json,
     progress,
 )
 
@@ -61,33 +60,7 @@ MULTICLASS = ("bal", "cmc", "ims", "iri", "led")
 SETS = BINARY + MULTICLASS
 LEVELS = (0.05, 0.01)
 
-# Table 3.5 of Suykens et al. (2002): mean (std) test accuracy in %, 10
-# randomizations; N_CV training points, support vectors at SL 5% / SL 1% (summed
-# over the L bits for multiclass sets: the (1:L) superscript), PPTE in %.
-PAPER = {
-    "LS-SVM": {"acr": (87.0, 2.1), "bld": (70.2, 4.1), "gcr": (76.3, 1.4),
-               "hea": (84.7, 4.8), "ion": (96.0, 2.1), "bal": (94.2, 2.2),
-               "cmc": (55.7, 2.2), "ims": (96.5, 0.5), "iri": (97.6, 2.3),
-               "led": (74.1, 1.3)},
-    "SL5": {"acr": (85.6, 2.3), "bld": (67.3, 4.1), "gcr": (76.2, 1.9),
-            "hea": (83.6, 4.0), "ion": (89.8, 1.6), "bal": (95.7, 1.2),
-            "cmc": (54.4, 1.6), "ims": (90.7, 1.7), "iri": (96.8, 2.3),
-            "led": (73.6, 2.5)},
-    "SL1": {"acr": (85.6, 2.3), "bld": (67.3, 4.1), "gcr": (75.9, 1.5),
-            "hea": (82.8, 3.6), "ion": (89.8, 1.6), "bal": (95.5, 1.6),
-            "cmc": (54.4, 1.6), "ims": (90.7, 1.7), "iri": (97.8, 2.6),
-            "led": (71.0, 4.2)},
-    "N_CV": {"acr": 460, "bld": 230, "gcr": 666, "hea": 180, "ion": 234, "bal": 832,
-             "cmc": 1964, "ims": 9240, "iri": 200, "led": 18000},
-    "N_SL5": {"acr": 149, "bld": 128, "gcr": 344, "hea": 59, "ion": 56, "bal": 104,
-              "cmc": 1418, "ims": 860, "iri": 96, "led": 4360},
-    "N_SL1": {"acr": 149, "bld": 128, "gcr": 327, "hea": 57, "ion": 56, "bal": 60,
-              "cmc": 1418, "ims": 860, "iri": 66, "led": 3640},
-    "PPTE_SL5": {"acr": 68, "bld": 44, "gcr": 48, "hea": 67, "ion": 76, "bal": 88,
-                 "cmc": 28, "ims": 91, "iri": 67, "led": 76},
-    "PPTE_SL1": {"acr": 68, "bld": 44, "gcr": 51, "hea": 68, "ion": 76, "bal": 93,
-                 "cmc": 28, "ims": 91, "iri": 52, "led": 80},
-}  # fmt: skip
+PAPER = paper.TABLE_3_5  # [S Table 3.5] (benchmarks/paper.py)
 
 
 def load(name):
@@ -162,7 +135,7 @@ def main(argv=None):
         if any(name not in BINARY for name in args.sets):
             parser.error(f"--params-from needs binary sets only {BINARY}; got {args.sets}")
     print_environment()
-    results, runs = open_table_results(args.out, PAPER, args.n_rand, args.seed)
+    results, runs = open_results(args.out, args.seed, n_rand=args.n_rand, paper=PAPER)
     results["protocol"].update(
         tuning="per split, on that split's training part", prune_fraction=0.05,
         validation=f"{args.validation_fraction:g} of the training part, stratified",
@@ -196,7 +169,7 @@ def main(argv=None):
                 flush=True,
             )
         runs[name] = {"splits": rows}
-        save_table_results(args.out, results)
+        save_json(args.out, results)
     print(f"wrote {args.out}")
 
 

@@ -12,7 +12,7 @@ the training part by 10-fold CV, refit there and score on the test part. Rows:
   records each pair's CV score and the test accuracy of its own refit, which
   :func:`poly_degree_summary` reads). Multiclass sets with MOC and 1vs1 codes,
   each bit tuned on its own binary problem.
-- scikit-learn stand-ins for the paper's reference methods (see :func:`make_reference`
+- scikit-learn stand-ins for the paper's reference methods (``reference.py``; see :func:`make_reference`
   for what each one is and how it differs from the paper's Weka / Matlab tools).
 
 The RBF LS-SVM and LS-SVM_F rows are not recomputed: :func:`collect_runs` reads
@@ -129,30 +129,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
-from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.discriminant_analysis import (
-    LinearDiscriminantAnalysis,
-    QuadraticDiscriminantAnalysis,
-)
-from sklearn.dummy import DummyClassifier
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import (
-    GridSearchCV,
-    StratifiedKFold,
-    StratifiedShuffleSplit,
-)
-from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, StratifiedShuffleSplit
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
-from sklearn.tree import DecisionTreeClassifier
 
-from lssvm.reporting.ledger import describe_machine
 from lssvm import LSSVMClassifierCV
-from lssvm import multiclass as mc
 from lssvm.datasets import (
     BINARY_SETS,
     MULTICLASS_SETS,
@@ -164,8 +146,24 @@ from lssvm.model_selection.protocol import randomized_splits
 from lssvm.linalg import solvers
 from lssvm.linalg.solvers import NotPositiveDefiniteError
 
-sys.path.insert(0, str(Path(__file__).parent))
-from _common import progress, stamp  # noqa: E402
+from benchmarks import _common
+from benchmarks._common import progress, save_json
+# the reference methods and the statistics, re-exported: the chapters read uci.<name>
+from benchmarks.reference import (  # noqa: F401
+    LINEAR_C_GRID, LINEAR_MAX_ITER, MOC_SVMS, RBF_C_GRID, RBF_GAMMA_FACTORS, SVC_KERNEL,
+    CodedBinaryClassifier, KernelNaiveBayes, OneR, fit_svm, make_reference, svc_search,
+)
+from benchmarks.stats import (  # noqa: F401
+    ORDER_LEVEL, UNTUNED_ROWS, WILCOXON_ZERO_METHOD, average_ranks, best_counts,
+    best_rows, bootstrap_summary, chance_flags, data_controls, holm_k_se, order_share,
+    paired_p_value, sign_test, significance_marks, summary, wilcoxon_min_p, wilcoxon_p,
+    wilcoxon_vs_best, within_controls,
+)
+from benchmarks.paper import (  # noqa: F401  (re-exported: the chapters read uci.PAPER)
+    PAPER, PAPER_BEST_COUNTS, PAPER_CHARACTERISTICS, PAPER_NOT_WORSE,
+    PAPER_POLY_HEADLINE, PAPER_SETS, PAPER_SUMMARY, PAPER_WILCOXON_CLAIMS,
+    PAPER_WORSE_1PCT,
+)
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "uci.json"
@@ -200,104 +198,6 @@ poly_max_degree = POLY_GRID[-1][0]
 BINARY = (*BINARY_SETS, "adu")
 MULTICLASS = MULTICLASS_SETS
 
-# --------------------------------------------------------------------------------------
-# The paper's numbers: Tables 3.1-3.4, mean (std) test accuracy in %.
-# --------------------------------------------------------------------------------------
-PAPER_SETS = {
-    "3.3": ("acr", "bld", "gcr", "hea", "ion", "pid", "snr", "ttt", "wbc", "adu"),
-    "3.4": ("bal", "cmc", "ims", "iri", "led", "thy", "usp", "veh", "wav", "win"),
-}
-# Table 3.1 / 3.2: N_CV, N_test, N, n_num, n_cat, n (and M for Table 3.2).
-PAPER_CHARACTERISTICS = {
-    "acr": (460, 230, 690, 6, 8, 14), "bld": (230, 115, 345, 6, 0, 6),
-    "gcr": (666, 334, 1000, 7, 13, 20), "hea": (180, 90, 270, 7, 6, 13),
-    "ion": (234, 117, 351, 33, 0, 33), "pid": (512, 256, 768, 8, 0, 8),
-    "snr": (138, 70, 208, 60, 0, 60), "ttt": (638, 320, 958, 0, 9, 9),
-    "wbc": (455, 228, 683, 9, 0, 9), "adu": (33000, 12222, 45222, 6, 8, 14),
-    "bal": (416, 209, 625, 4, 0, 4, 3), "cmc": (982, 491, 1473, 2, 7, 9, 3),
-    "ims": (1540, 770, 2310, 18, 0, 18, 7), "iri": (100, 50, 150, 4, 0, 4, 3),
-    "led": (2000, 1000, 3000, 0, 7, 7, 10), "thy": (4800, 2400, 7200, 6, 15, 21, 3),
-    "usp": (6000, 3298, 9298, 256, 0, 256, 10), "veh": (564, 282, 846, 18, 0, 18, 4),
-    "wav": (2400, 1200, 3600, 19, 0, 19, 3), "win": (118, 60, 178, 13, 0, 13, 3),
-}  # fmt: skip
-
-
-def _rows(text):
-    """{row: {set: (mean, std)}, row + " AA/AR/P_ST": ...} from the typed table."""
-    rows = {}
-    for line in text.strip().splitlines():
-        name, rest = line.split("|")
-        values = [float(v) for v in rest.replace("(", " ").replace(")", " ").split()]
-        rows[name.strip()] = values
-    return rows
-
-
-# Table 3.3: ten (mean, std) pairs in the order of PAPER_SETS["3.3"], then AA AR P_ST.
-_T33 = """
-RBF LS-SVM    | 87.0(2.1) 70.2(4.1) 76.3(1.4) 84.7(4.8) 96.0(2.1) 76.8(1.7) 73.1(4.2) 99.0(0.3) 96.4(1.0) 84.7(0.3) 84.4 3.5 0.727
-RBF LS-SVM_F  | 86.4(1.9) 65.1(2.9) 70.8(2.4) 83.2(5.0) 93.4(2.7) 72.9(2.0) 73.6(4.6) 97.9(0.7) 96.8(0.7) 77.6(1.3) 81.8 8.8 0.109
-Lin LS-SVM    | 86.8(2.2) 65.6(3.2) 75.4(2.3) 84.9(4.5) 87.9(2.0) 76.8(1.8) 72.6(3.7) 66.8(3.9) 95.8(1.0) 81.8(0.3) 79.4 7.7 0.109
-Lin LS-SVM_F  | 86.5(2.1) 61.8(3.3) 68.6(2.3) 82.8(4.4) 85.0(3.5) 73.1(1.7) 73.3(3.4) 57.6(1.9) 96.0(0.7) 71.3(0.3) 75.7 12.1 0.109
-Pol LS-SVM    | 86.5(2.2) 70.4(3.7) 76.3(1.4) 83.7(3.9) 91.0(2.5) 77.0(1.8) 76.9(4.7) 99.5(0.5) 96.4(0.9) 84.6(0.3) 84.2 4.1 0.727
-Pol LS-SVM_F  | 86.6(2.2) 65.3(2.9) 70.3(2.3) 82.4(4.6) 91.7(2.6) 79.0(1.8) 77.3(2.6) 98.1(0.8) 96.9(0.7) 77.9(0.2) 82.0 8.2 0.344
-RBF SVM       | 86.3(1.8) 70.4(3.2) 75.9(1.4) 84.7(4.8) 95.4(1.7) 77.3(2.2) 75.0(6.6) 98.6(0.5) 96.4(1.0) 84.4(0.3) 84.4 4.0 1.000
-Lin SVM       | 86.7(2.4) 67.7(2.6) 75.4(1.7) 83.2(4.2) 87.1(3.4) 77.0(2.4) 74.1(4.2) 66.2(3.6) 96.3(1.0) 83.9(0.2) 79.8 7.5 0.021
-LDA           | 85.9(2.2) 65.4(3.2) 75.9(2.0) 83.9(4.3) 87.1(2.3) 76.7(2.0) 67.9(4.9) 68.0(3.0) 95.6(1.1) 82.2(0.3) 78.9 9.6 0.004
-QDA           | 80.1(1.9) 62.2(3.6) 72.5(1.4) 78.4(4.0) 90.6(2.2) 74.2(3.3) 53.6(7.4) 75.1(4.0) 94.5(0.6) 80.7(0.3) 76.2 12.6 0.002
-Logit         | 86.8(2.4) 66.3(3.1) 76.3(2.1) 82.9(4.0) 86.2(3.5) 77.2(1.8) 68.4(5.2) 68.3(2.9) 96.1(1.0) 83.7(0.2) 79.2 7.8 0.109
-C4.5          | 85.5(2.1) 63.1(3.8) 71.4(2.0) 78.0(4.2) 90.6(2.2) 73.5(3.0) 72.1(2.5) 84.2(1.6) 94.7(1.0) 85.6(0.3) 79.9 10.2 0.021
-oneR          | 85.4(2.1) 56.3(4.4) 66.0(3.0) 71.7(3.6) 83.6(4.8) 71.3(2.7) 62.6(5.5) 70.7(1.5) 91.8(1.4) 80.4(0.3) 74.0 15.5 0.002
-IB1           | 81.1(1.9) 61.3(6.2) 69.3(2.6) 74.3(4.2) 87.2(2.8) 69.6(2.4) 77.7(4.4) 82.3(3.3) 95.3(1.1) 78.9(0.2) 77.7 12.5 0.021
-IB10          | 86.4(1.3) 60.5(4.4) 72.6(1.7) 80.0(4.3) 85.9(2.5) 73.6(2.4) 69.4(4.3) 94.8(2.0) 96.4(1.2) 82.7(0.3) 80.2 10.4 0.039
-NB_k          | 81.4(1.9) 63.7(4.5) 74.7(2.1) 83.9(4.5) 92.1(2.5) 75.5(1.7) 71.6(3.5) 71.7(3.1) 97.1(0.9) 84.8(0.2) 79.7 7.3 0.109
-NB_n          | 76.9(1.7) 56.0(6.9) 74.6(2.8) 83.8(4.5) 82.8(3.8) 75.1(2.1) 66.6(3.2) 71.7(3.1) 95.5(0.5) 82.7(0.2) 76.6 12.3 0.002
-Maj. Rule     | 56.2(2.0) 56.5(3.1) 69.7(2.3) 56.3(3.8) 64.4(2.9) 66.8(2.1) 54.4(4.7) 66.2(3.6) 66.2(2.4) 75.3(0.3) 63.2 17.1 0.002
-"""  # noqa: E501
-# Table 3.4, in the order of PAPER_SETS["3.4"], then AA AR P_ST.
-_T34 = """
-RBF LS-SVM (MOC)      | 92.7(1.0) 54.1(1.8) 95.5(0.6) 96.6(2.8) 70.8(1.4) 96.6(0.4) 95.3(0.5) 81.9(2.6) 99.8(0.2) 98.7(1.3) 88.2 7.1 0.344
-RBF LS-SVM_F (MOC)    | 86.8(2.4) 43.5(2.6) 69.6(3.2) 98.4(2.1) 36.1(2.4) 22.0(4.7) 86.5(1.0) 66.5(6.1) 99.5(0.2) 93.2(3.4) 70.2 17.8 0.109
-Lin LS-SVM (MOC)      | 90.4(0.8) 46.9(3.0) 72.1(1.2) 89.6(5.6) 52.1(2.2) 93.2(0.6) 76.5(0.6) 69.4(2.3) 90.4(1.1) 97.3(2.0) 77.8 17.8 0.002
-Lin LS-SVM_F (MOC)    | 86.6(1.7) 42.7(2.0) 69.8(1.2) 77.0(3.8) 35.1(2.6) 54.1(1.3) 58.2(0.9) 69.1(2.0) 55.7(1.3) 85.5(5.1) 63.4 22.4 0.002
-Pol LS-SVM (MOC)      | 94.0(0.8) 53.5(2.3) 87.2(2.6) 96.4(3.7) 70.9(1.5) 94.7(0.2) 95.0(0.8) 81.8(1.2) 99.6(0.3) 97.8(1.9) 87.1 9.8 0.109
-Pol LS-SVM_F (MOC)    | 93.2(1.9) 47.4(1.6) 86.2(3.2) 96.0(3.7) 67.7(0.8) 69.9(2.8) 87.2(0.9) 81.9(1.3) 96.1(0.7) 92.2(3.2) 81.8 15.7 0.002
-RBF LS-SVM (1vs1)     | 94.8(2.2) 55.7(2.2) 96.5(0.5) 97.6(2.3) 74.1(1.3) 96.8(0.3) 94.8(2.5) 83.6(1.3) 99.3(0.4) 98.2(1.8) 89.1 5.9 1.000
-RBF LS-SVM_F (1vs1)   | 71.4(15.5) 42.7(3.7) 46.2(6.5) 79.8(10.3) 58.9(8.5) 92.6(0.2) 30.7(2.4) 24.9(2.5) 97.3(1.7) 67.3(14.6) 61.2 22.3 0.002
-Lin LS-SVM (1vs1)     | 87.8(2.2) 50.8(2.4) 93.4(1.0) 98.4(1.8) 74.5(1.0) 93.2(0.3) 95.4(0.3) 79.8(2.1) 97.6(0.9) 98.3(2.5) 86.9 9.7 0.754
-Lin LS-SVM_F (1vs1)   | 87.7(1.8) 49.6(1.8) 93.4(0.9) 98.6(1.3) 74.5(1.0) 74.9(0.8) 95.3(0.3) 79.8(2.2) 98.2(0.6) 97.7(1.8) 85.0 11.1 0.344
-Pol LS-SVM (1vs1)     | 95.4(1.0) 53.2(2.2) 95.2(0.6) 96.8(2.3) 72.8(2.6) 88.8(14.6) 96.0(2.1) 82.8(1.8) 99.0(0.4) 99.0(1.4) 87.9 8.9 0.344
-Pol LS-SVM_F (1vs1)   | 56.5(16.7) 41.8(1.8) 30.1(3.8) 71.4(12.4) 32.6(10.9) 92.6(0.7) 95.8(1.7) 20.3(6.7) 77.5(4.9) 82.3(12.2) 60.1 21.9 0.021
-RBF SVM (MOC)         | 99.2(0.5) 51.0(1.4) 94.9(0.9) 96.6(3.4) 69.9(1.0) 96.6(0.2) 95.5(0.4) 77.6(1.7) 99.7(0.1) 97.8(2.1) 87.9 8.6 0.344
-Lin SVM (MOC)         | 98.3(1.2) 45.8(1.6) 74.1(1.4) 95.0(10.5) 50.9(3.2) 92.5(0.3) 81.9(0.3) 70.3(2.5) 99.2(0.2) 97.3(2.6) 80.5 16.1 0.021
-RBF SVM (1vs1)        | 98.3(1.2) 54.7(2.4) 96.0(0.4) 97.0(3.0) 64.6(5.6) 98.3(0.3) 97.2(0.2) 83.8(1.6) 99.6(0.2) 96.8(5.7) 88.6 6.5 1.000
-Lin SVM (1vs1)        | 91.0(2.3) 50.8(1.6) 95.2(0.7) 98.0(1.9) 74.4(1.2) 97.1(0.3) 95.1(0.3) 78.1(2.4) 99.6(0.2) 98.3(3.1) 87.8 7.3 0.754
-LDA                   | 86.9(2.1) 51.8(2.2) 91.2(1.1) 98.6(1.0) 73.7(0.8) 93.7(0.3) 91.5(0.5) 77.4(2.7) 94.6(1.2) 98.7(1.5) 85.8 11.0 0.109
-QDA                   | 90.5(1.1) 50.6(2.1) 81.8(9.6) 98.2(1.8) 73.6(1.1) 93.4(0.3) 74.7(0.7) 84.8(1.5) 60.9(9.5) 99.2(1.2) 80.8 11.8 0.344
-Logit                 | 88.5(2.0) 51.6(2.4) 95.4(0.6) 97.0(3.9) 73.9(1.0) 95.8(0.5) 91.5(0.5) 78.3(2.3) 99.9(0.1) 95.0(3.2) 86.7 9.8 0.021
-C4.5                  | 66.0(3.6) 50.9(1.7) 96.1(0.7) 96.0(3.1) 73.6(1.3) 99.7(0.1) 88.7(0.3) 71.1(2.6) 99.8(0.1) 87.0(5.0) 82.9 11.8 0.109
-oneR                  | 59.5(3.1) 43.2(3.5) 62.9(2.4) 95.2(2.5) 17.8(0.8) 96.3(0.5) 32.9(1.1) 52.9(1.9) 67.4(1.1) 76.2(4.6) 60.4 21.6 0.002
-IB1                   | 81.5(2.7) 43.3(1.1) 96.8(0.6) 95.6(3.6) 74.0(1.3) 92.2(0.4) 97.0(0.2) 70.1(2.9) 99.7(0.1) 95.2(2.0) 84.5 12.9 0.344
-IB10                  | 83.6(2.3) 44.3(2.4) 94.3(0.7) 97.2(1.9) 74.2(1.3) 93.7(0.3) 96.1(0.3) 67.1(2.1) 99.4(0.1) 96.2(1.9) 84.6 12.4 0.344
-NB_k                  | 89.9(2.0) 51.2(2.3) 84.9(1.4) 97.0(2.5) 74.0(1.2) 96.4(0.2) 79.3(0.9) 60.0(2.3) 99.5(0.1) 97.7(1.6) 83.0 12.2 0.021
-NB_n                  | 89.9(2.0) 48.9(1.8) 80.1(1.0) 97.2(2.7) 74.0(1.2) 95.5(0.4) 78.2(0.6) 44.9(2.8) 99.5(0.1) 97.5(1.8) 80.6 13.6 0.021
-Maj. Rule             | 48.7(2.3) 43.2(1.8) 15.5(0.6) 38.6(2.8) 11.4(0.0) 92.5(0.3) 16.8(0.4) 27.7(1.5) 34.2(0.8) 39.7(2.8) 36.8 24.8 0.002
-"""  # noqa: E501
-
-
-def _paper(text, sets):
-    table, summary = {}, {}
-    for name, values in _rows(text).items():
-        table[name] = {
-            s: (values[2 * i], values[2 * i + 1]) for i, s in enumerate(sets)
-        }
-        summary[name] = dict(zip(("AA", "AR", "P_ST"), values[2 * len(sets) :]))
-    return table, summary
-
-
-PAPER = {}
-PAPER_SUMMARY = {}
-for _table, _text in (("3.3", _T33), ("3.4", _T34)):
-    PAPER[_table], PAPER_SUMMARY[_table] = _paper(_text, PAPER_SETS[_table])
 
 # --------------------------------------------------------------------------------------
 # Methods: our row name -> the paper's row it stands for.
@@ -317,8 +217,6 @@ REFERENCE_METHODS = (
     "oneR", "IB1 (1-NN)", "IB10 (10-NN)", "NB_k (KDE)", "NB_n (Gaussian)", "Maj. Rule",
     "SVC (SMO, linear)", "SVC (SMO, RBF, MOC)", "SVC (SMO, linear, MOC)",
 )  # fmt: skip
-# SVMs with a minimum output code (one tuned binary SVC per bit): multiclass sets only.
-MOC_SVMS = {"SVC (SMO, RBF, MOC)", "SVC (SMO, linear, MOC)"}
 PAPER_ROW = {
     "SVC (SMO, RBF)": "RBF SVM", "QDA (reg. 0.01)": "QDA",
     "CART-entropy (C4.5 stand-in)": "C4.5", "IB1 (1-NN)": "IB1",
@@ -374,229 +272,6 @@ def paper_row(method, table):
     if table == "3.4" and row in ("RBF SVM", "Lin SVM"):
         return f"{row} (1vs1)"  # scikit-learn's SVC is one-versus-one
     return row
-
-
-# --------------------------------------------------------------------------------------
-# Reference methods without a scikit-learn class: kernel naive Bayes and oneR.
-# --------------------------------------------------------------------------------------
-class KernelNaiveBayes(ClassifierMixin, BaseEstimator):
-    """Naive Bayes with a Gaussian kernel density per class and attribute (NB_k).
-
-    Bandwidth per class and attribute by Silverman's rule, 1.06 sd n_c^(-1/5), at
-    least ``min_bandwidth`` (on standardised inputs; discrete attributes need it).
-    """
-
-    def __init__(self, min_bandwidth=0.05):
-        self.min_bandwidth = min_bandwidth
-
-    def fit(self, X, y):
-        self.classes_, index = np.unique(y, return_inverse=True)
-        self.X_ = [X[index == c] for c in range(len(self.classes_))]
-        self.log_prior_ = np.log(np.bincount(index) / len(y))
-        self.h_ = [
-            np.maximum(1.06 * Xc.std(axis=0) * len(Xc) ** -0.2, self.min_bandwidth)
-            for Xc in self.X_
-        ]
-        return self
-
-    def _log_likelihood(self, X, Xc, h):
-        out = np.zeros(len(X))
-        for j in range(X.shape[1]):
-            z = (X[:, j, None] - Xc[None, :, j]) / h[j]
-            out += logsumexp(-0.5 * z**2, axis=1) - np.log(len(Xc) * h[j])
-        return out
-
-    def predict(self, X, chunk=500):
-        # rows in chunks of ``chunk``: each holds chunk x n_c kernel values, not N x n_c
-        scores = np.vstack(
-            [
-                np.column_stack(
-                    [
-                        lp + self._log_likelihood(X[i : i + chunk], Xc, h)
-                        for lp, Xc, h in zip(self.log_prior_, self.X_, self.h_)
-                    ]
-                )
-                for i in range(0, len(X), chunk)
-            ]
-        )
-        return self.classes_[np.argmax(scores, axis=1)]
-
-
-class OneR(ClassifierMixin, BaseEstimator):
-    """Holte's one-rule classifier, simplified: the best single-attribute rule.
-
-    An attribute with at most ``n_bins`` distinct values keeps them; others are cut
-    into ``n_bins`` equal-frequency bins. Each bin predicts its majority class
-    (unseen bins: the overall majority); the attribute with the highest training
-    accuracy wins. Holte's discretisation (intervals holding at least 6 of their
-    majority class, merged when neighbours agree) is not reproduced.
-    """
-
-    def __init__(self, n_bins=6):
-        self.n_bins = n_bins
-
-    def _edges(self, x):
-        values = np.unique(x)
-        if len(values) <= self.n_bins:
-            return (values[1:] + values[:-1]) / 2
-        return np.unique(np.quantile(x, np.linspace(0, 1, self.n_bins + 1)[1:-1]))
-
-    def fit(self, X, y):
-        self.classes_, index = np.unique(y, return_inverse=True)
-        self.default_ = int(np.argmax(np.bincount(index)))
-        best = -1.0
-        for j in range(X.shape[1]):
-            edges = self._edges(X[:, j])
-            bins = np.searchsorted(edges, X[:, j], side="right")
-            counts = np.zeros((len(edges) + 1, len(self.classes_)))
-            np.add.at(counts, (bins, index), 1)
-            rule = np.where(counts.sum(1) > 0, counts.argmax(1), self.default_)
-            accuracy = counts.max(1).sum() / len(y)
-            if accuracy > best:
-                best, self.feature_, self.edges_, self.rule_ = accuracy, j, edges, rule
-        return self
-
-    def predict(self, X):
-        bins = np.searchsorted(self.edges_, X[:, self.feature_], side="right")
-        return self.classes_[self.rule_[bins]]
-
-
-# --------------------------------------------------------------------------------------
-# SVMs (libsvm's SMO): the paper's RBF / Lin SVM rows, one-versus-one and MOC.
-# --------------------------------------------------------------------------------------
-SVC_KERNEL = {
-    "SVC (SMO, RBF)": "rbf", "SVC (SMO, linear)": "linear",
-    "SVC (SMO, RBF, MOC)": "rbf", "SVC (SMO, linear, MOC)": "linear",
-}  # fmt: skip
-RBF_C_GRID = (0.1, 1, 10, 100, 1000)
-RBF_GAMMA_FACTORS = (0.01, 0.1, 1, 10)  # gamma = g / n, sigma2 = n / g
-# Linear SVC on standardised inputs: C over five decades. libsvm's SMO needs millions
-# of iterations at C = 100 on sets that are far from linearly separable (ttt: 3.7 s
-# for 10^6 iterations, unconverged), so each solve stops after LINEAR_MAX_ITER
-# iterations (a ConvergenceWarning, counted in the split's params).
-LINEAR_C_GRID = (0.001, 0.01, 0.1, 1, 10, 100)
-LINEAR_MAX_ITER = 100_000
-
-
-def svc_search(kernel, n_features):
-    """SVC with its hyper-parameters chosen by 10-fold stratified CV (GridSearchCV).
-
-    RBF: C in :data:`RBF_C_GRID`, gamma = g / n for g in :data:`RBF_GAMMA_FACTORS`.
-    Linear: C in :data:`LINEAR_C_GRID`, at most :data:`LINEAR_MAX_ITER` SMO steps.
-    """
-    folds = StratifiedKFold(10)
-    if kernel == "rbf":
-        grid = {
-            "C": list(RBF_C_GRID),
-            "gamma": [g / n_features for g in RBF_GAMMA_FACTORS],
-        }
-        return GridSearchCV(SVC(kernel="rbf"), grid, cv=folds)
-    if kernel == "linear":
-        svc = SVC(kernel="linear", max_iter=LINEAR_MAX_ITER)
-        return GridSearchCV(svc, {"C": list(LINEAR_C_GRID)}, cv=folds)
-    raise ValueError(f"kernel must be 'rbf' or 'linear'; got kernel={kernel!r}.")
-
-
-class CodedBinaryClassifier(ClassifierMixin, BaseEstimator):
-    """Any binary classifier on the bits of an output code of :mod:`lssvm.multiclass`.
-
-    The code is ``lssvm.multiclass.codebook(M, coding)`` with class i the i-th of the
-    sorted labels (``classes_``), as ``LSSVMClassifier`` / ``LSSVMClassifierCV`` build
-    it: for ``coding="moc"`` class i's codeword is the binary expansion of i. One clone
-    of ``estimator`` is fitted per bit on that bit's rows (code entry -1 or +1) with
-    labels -1 / +1, so a tuning ``estimator`` (``GridSearchCV``) tunes each bit on its
-    own binary problem. Prediction: ``lssvm.multiclass.decode(F, C, "hamming")`` of the
-    bits' ``decision_function`` values F (> 0: +1): the codeword nearest to sign(F)
-    in Hamming distance; a tie goes to the smaller sum over bits of (C_ij - F_j)^2,
-    then to the first class.
-    """
-
-    def __init__(self, estimator, coding="moc"):
-        self.estimator = estimator
-        self.coding = coding
-
-    def fit(self, X, y):
-        self.classes_, index = np.unique(y, return_inverse=True)
-        self.codebook_ = mc.codebook(len(self.classes_), self.coding)
-        Y = mc.encode(index, self.codebook_)
-        self.estimators_ = []
-        for j in range(Y.shape[1]):
-            rows = Y[:, j] != 0
-            model = clone(self.estimator).fit(X[rows], Y[rows, j])
-            if list(model.classes_) != [-1, 1]:
-                raise ValueError(
-                    f"bit {j}: expected classes [-1, 1]; got {model.classes_.tolist()}."
-                )
-            self.estimators_.append(model)
-        return self
-
-    def decision_function(self, X):
-        """Bit outputs F, shape (n_samples, n_bits); F_j > 0 means bit j is +1."""
-        return np.column_stack([m.decision_function(X) for m in self.estimators_])
-
-    def predict(self, X):
-        index = mc.decode(self.decision_function(X), self.codebook_, "hamming")
-        return self.classes_[index]
-
-
-def fit_svm(method, X, y):
-    """A new SVC row (linear 1vs1, RBF or linear MOC) fitted on (X, y): (model, params).
-
-    ``params``: the chosen C (and gamma) -- one dict per bit under ``"bits"`` for MOC,
-    with each bit's CV accuracy -- and ``convergence_warnings`` out of ``fits`` libsvm
-    solves (every CV fold of every grid point, and the refits).
-    """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        model = make_reference(method, X.shape[1]).fit(X, y)
-    searches = model.estimators_ if method in MOC_SVMS else [model]
-    fits = sum(len(s.cv_results_["params"]) * s.n_splits_ + 1 for s in searches)
-    if method in MOC_SVMS:
-        params = {
-            "bits": [dict(s.best_params_) for s in searches],
-            "cv_scores": [float(s.best_score_) for s in searches],
-        }
-    else:
-        params = dict(model.best_params_)
-    params["convergence_warnings"] = sum(
-        issubclass(w.category, ConvergenceWarning) for w in caught
-    )
-    params["fits"] = fits
-    return model, params
-
-
-def make_reference(method, n_features):
-    """The scikit-learn stand-in for a reference method (inputs already scaled).
-
-    SVC: libsvm's SMO solver, tuned by 10-fold CV (:func:`svc_search`); RBF: C in
-    {0.1, 1, 10, 100, 1000}, gamma = g / n, g in {0.01, 0.1, 1, 10} (sigma2 = n / g);
-    linear: C in {0.001, ..., 100}. One-versus-one for several classes (SVC's own),
-    or, for the MOC rows, one tuned SVC per bit of the LS-SVMs' minimum output code
-    (:class:`CodedBinaryClassifier`). QDA: covariances shrunk by 1% towards the
-    identity (reg_param=0.01), or small classes make them singular. Logit: weakly
-    regularised (C=100), so separable sets still have a solution. C4.5 stand-in:
-    CART with the entropy criterion, min_samples_leaf in {1, 2, 5, 10, 20, 50} by
-    10-fold CV (C4.5 prunes by error estimates instead).
-    """
-    folds = StratifiedKFold(10)
-    if method in SVC_KERNEL:
-        search = svc_search(SVC_KERNEL[method], n_features)
-        return CodedBinaryClassifier(search, "moc") if method in MOC_SVMS else search
-    if method == "CART-entropy (C4.5 stand-in)":
-        tree = DecisionTreeClassifier(criterion="entropy", random_state=0)
-        grid = {"min_samples_leaf": [1, 2, 5, 10, 20, 50]}
-        return GridSearchCV(tree, grid, cv=folds)
-    return {
-        "LDA": LinearDiscriminantAnalysis,
-        "QDA (reg. 0.01)": lambda: QuadraticDiscriminantAnalysis(reg_param=0.01),
-        "Logit": lambda: LogisticRegression(C=100.0, max_iter=10_000),
-        "oneR": OneR,
-        "IB1 (1-NN)": lambda: KNeighborsClassifier(1),
-        "IB10 (10-NN)": lambda: KNeighborsClassifier(10),
-        "NB_k (KDE)": KernelNaiveBayes,
-        "NB_n (Gaussian)": GaussianNB,
-        "Maj. Rule": lambda: DummyClassifier(strategy="most_frequent"),
-    }[method]()
 
 
 # --------------------------------------------------------------------------------------
@@ -818,24 +493,6 @@ def run_split(name, method, X, y, split, r):
 # --------------------------------------------------------------------------------------
 # Results file: resumable per (data set, method, split)
 # --------------------------------------------------------------------------------------
-def open_results(path, seed):
-    """The results dict of ``path`` (or a new one); refuses a different seed."""
-    results = json.loads(Path(path).read_text()) if Path(path).exists() else {}
-    protocol = results.setdefault("protocol", {"seed": seed})
-    if protocol["seed"] != seed:
-        raise ValueError(f"{path} was run with seed {protocol['seed']}, not {seed}.")
-    protocol.update(
-        search="shrinking", cv=10, test_size="ceil(N/3)", stratified=True,
-        standardized=True, adu_subsample=ADU_SUBSAMPLE, poly_grid=POLY_GRID,
-    )  # fmt: skip
-    protocol.update(
-        adu_split=ADU_SPLIT, adu_solver=ADU_SOLVER, adu_nystrom_rank=ADU_NYSTROM_RANK
-    )
-    results["machine"] = describe_machine()
-    results.setdefault("runs", {})
-    return results
-
-
 def pending_splits(runs, name, method, n_rand):
     """Indices r < n_rand not yet in ``runs`` (splits are recorded in order)."""
     done = len(runs.get(name, {}).get(method, {}).get("accuracies", []))
@@ -853,295 +510,26 @@ def record_split(runs, name, method, row):
     entry["n_train"].append(row["n_train"])
 
 
+def split_counts(runs):
+    """The count of splits per set and method (stored as ``n_splits``)."""
+    return {name: {method: len(entry["accuracies"]) for method, entry in methods.items()}
+            for name, methods in runs.items()}
+
+
+def open_results(path, seed):
+    """The results of ``uci.json`` (or a new dict), protocol refreshed; refuses a file
+    run with another seed (:func:`_common.open_results` with this runner's protocol)."""
+    results, _ = _common.open_results(
+        path, seed, adu_subsample=ADU_SUBSAMPLE, poly_grid=POLY_GRID, adu_split=ADU_SPLIT,
+        adu_solver=ADU_SOLVER, adu_nystrom_rank=ADU_NYSTROM_RANK)
+    return results
+
+
 def save_results(path, results):
-    """Write ``results`` atomically, with the count of splits per set and method."""
-    results["n_splits"] = {
-        name: {method: len(entry["accuracies"]) for method, entry in methods.items()}
-        for name, methods in results.get("runs", {}).items()
-    }
-    stamp(results)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(results, indent=1) + "\n")
-    tmp.replace(path)
-
-
-# --------------------------------------------------------------------------------------
-# Statistics of Tables 3.3-3.4
-# --------------------------------------------------------------------------------------
-def average_ranks(means):
-    """Average rank over data sets; ``means``: DataFrame (methods x sets).
-
-    Rank 1 is the highest accuracy on a set; ties share the average of their ranks.
-    """
-    return means.rank(axis=0, ascending=False, method="average").mean(axis=1)
-
-
-def sign_test(accuracies, best):
-    """P_ST: two-sided sign test of ``accuracies`` against ``best`` over data sets.
-
-    Per-set mean accuracies; ties are dropped, the others are wins or losses; P is
-    the two-sided binomial probability, with p = 1/2, of a split at least as uneven
-    (the paper's 0.002 for ten losses out of ten: 2 / 2^10).
-    """
-    diff = np.asarray(accuracies, float) - np.asarray(best, float)
-    wins, losses = int(np.sum(diff > 0)), int(np.sum(diff < 0))
-    if wins + losses == 0:
-        return 1.0
-    return float(stats.binomtest(wins, wins + losses, 0.5).pvalue)
-
-
-def paired_p_value(a, b):
-    """Two-sided paired t-test p of per-split accuracies, on their common splits."""
-    k = min(len(a), len(b))
-    a, b = np.asarray(a[:k], float), np.asarray(b[:k], float)
-    if k < 2 or np.allclose(a, b):
-        return 1.0
-    p = stats.ttest_rel(a, b).pvalue
-    return 1.0 if not np.isfinite(p) else float(p)
-
-
-def significance_marks(per_split):
-    """{method: mark} for one data set vs the method with the highest mean.
-
-    ``per_split``: {method: per-split accuracies}. Marks: "best"; "" (not different
-    at 5%, paired t-test); "5%" (different at 5%, not at 1%); "1%".
-    """
-    best = max(per_split, key=lambda m: np.mean(per_split[m]))
-    marks = {}
-    for method, acc in per_split.items():
-        p = paired_p_value(acc, per_split[best])
-        if method == best:
-            marks[method] = "best"
-        else:
-            marks[method] = "" if p >= 0.05 else "5%" if p >= 0.01 else "1%"
-    return marks
-
-
-def summary(means):
-    """AA, AR and P_ST (vs the highest AA) per method; ``means``: methods x sets."""
-    import pandas as pd
-
-    aa = means.mean(axis=1)
-    best = aa.idxmax()
-    return pd.DataFrame(
-        {
-            "AA": aa,
-            "AR": average_ranks(means),
-            "P_ST": [sign_test(means.loc[m], means.loc[best]) for m in means.index],
-        }
-    )
-
-
-# The Wilcoxon signed-rank tests of section 3.4.2: each row against the row with the
-# highest AA, over the data sets, on the per-set mean accuracies (the "AA" test) and on
-# the per-set ranks (the "AR" test). Zero differences (a row tied with the best one on a
-# set) are dropped, as in Wilcoxon's test (scipy's zero_method="wilcox"); tied absolute
-# differences share their mean rank. With at most 13 non-zero differences the p-value is
-# exact: scipy's exact null distribution without ties, else the enumeration of all 2^n
-# sign patterns (a permutation test with every pattern, deterministic).
-WILCOXON_ZERO_METHOD = "wilcox"
-
-
-def wilcoxon_min_p(n):
-    """The smallest two-sided p a Wilcoxon (or sign) test can give on n non-zero
-    differences: all n of one sign, 2 / 2^n (0.0020 for 10, 0.0039 for 9, 0.0078 for 8)."""
-    return 2.0 / 2**n
-
-
-def wilcoxon_p(a, b, zero_method=WILCOXON_ZERO_METHOD):
-    """(p, n): two-sided Wilcoxon signed-rank test of the paired values a - b.
-
-    ``n`` is the number of non-zero differences (differences are rounded to 1e-9 first,
-    so that float noise is not a difference); p is NaN when every difference is zero.
-    """
-    d = np.round(np.asarray(a, float) - np.asarray(b, float), 9)
-    n = int(np.count_nonzero(d))
-    if n == 0:
-        return float("nan"), 0
-    if zero_method == "wilcox":
-        d = d[d != 0]
-    method = "auto" if len(d) <= 13 else "asymptotic"
-    p = stats.wilcoxon(d, zero_method=zero_method, method=method).pvalue
-    return float(min(p, 1.0)), n
-
-
-def wilcoxon_vs_best(means, zero_method=WILCOXON_ZERO_METHOD):
-    """Wilcoxon tests of every row of ``means`` (methods x sets) against the highest AA.
-
-    Columns: ``p_AA``, ``n_AA`` (on the per-set means), ``p_AR``, ``n_AR`` (on the
-    per-set ranks among the rows of ``means``: rank 1 the best, ties share the mean
-    rank); ``n``: non-zero differences. The best row itself gets NaN and 0.
-    """
-    import pandas as pd
-
-    best = means.mean(axis=1).idxmax()
-    ranks = means.rank(axis=0, ascending=False, method="average")
-    out = {}
-    for method in means.index:
-        p_aa, n_aa = wilcoxon_p(means.loc[method], means.loc[best], zero_method)
-        p_ar, n_ar = wilcoxon_p(ranks.loc[method], ranks.loc[best], zero_method)
-        out[method] = {"p_AA": p_aa, "n_AA": n_aa, "p_AR": p_ar, "n_AR": n_ar}
-    return pd.DataFrame(out).T.loc[means.index]
-
-
-def best_counts(per_split_by_set):
-    """Per method: on how many sets it is the best, and on how many others it is not
-    significantly worse than the best.
-
-    ``per_split_by_set``: {set: {method: per-split accuracies}}. The marks are those of
-    :func:`significance_marks` (two-sided paired t-test over the common splits against
-    the row with the highest mean); rows tied with the highest mean all count as best.
-    Columns: ``best``, ``not worse`` (not different at 5%), ``worse 5%`` (different at
-    5%, not at 1%), ``worse 1%``, ``sets`` (sets the method was run on).
-    """
-    import pandas as pd
-
-    labels = {"": "not worse", "5%": "worse 5%", "1%": "worse 1%"}
-    methods = list(dict.fromkeys(m for d in per_split_by_set.values() for m in d))
-    out = {m: {"best": 0, **{v: 0 for v in labels.values()}, "sets": 0} for m in methods}
-    for per_split in per_split_by_set.values():
-        marks = significance_marks(per_split)
-        top = max(float(np.mean(a)) for a in per_split.values())
-        for method, mark in marks.items():
-            tied = np.isclose(float(np.mean(per_split[method])), top, rtol=0, atol=1e-9)
-            out[method]["best" if mark == "best" or tied else labels[mark]] += 1
-            out[method]["sets"] += 1
-    return pd.DataFrame(out).T.loc[methods].astype(int)
-
-
-def bootstrap_summary(per_split_by_set, rows, n_boot=2000, seed=0):
-    """Paired bootstrap over the splits: replicates of the AA and AR of ``rows``.
-
-    ``per_split_by_set``: {set: {row: per-split accuracies}}, every row on every set.
-    Each replicate redraws, per set, that set's splits with replacement: the same
-    draws for every row with the set's full count of splits (identical splits, so the
-    rows stay paired), separate draws for a row with fewer. Returns ``(aa, ar, means)``:
-    arrays (n_boot, rows) of AA and of AR (rank 1 the best per set, ties sharing the
-    mean rank, among ``rows``), and (n_boot, rows, sets) of the per-set means.
-    """
-    rng = np.random.default_rng(seed)
-    sets = list(per_split_by_set)
-    means = np.empty((n_boot, len(rows), len(sets)))
-    for j, name in enumerate(sets):
-        accs = [np.asarray(per_split_by_set[name][r], float) for r in rows]
-        k_max = max(len(a) for a in accs)
-        shared = rng.integers(0, k_max, size=(n_boot, k_max))
-        for i, a in enumerate(accs):
-            if len(a) == k_max:
-                index = shared
-            else:
-                index = rng.integers(0, len(a), size=(n_boot, len(a)))
-            means[:, i, j] = a[index].mean(axis=1)
-    ranks = stats.rankdata(-means, axis=1, method="average")
-    return means.mean(axis=2), ranks.mean(axis=2), means
-
-
-def order_share(values, i, j, higher=True):
-    """Share of bootstrap replicates (rows of ``values``) in which column i beats
-    column j: higher if ``higher`` (AA), lower otherwise (AR); ties count half."""
-    a, b = values[:, i], values[:, j]
-    wins = (a > b) if higher else (a < b)
-    return float(np.mean(wins + 0.5 * (a == b)))
-
-
-def holm_k_se(n_se, alpha=0.05):
-    """Holm's step-down thresholds, in standard errors, one per entry.
-
-    Entry i has z_i = |ours - paper| / SE and the two-sided normal p_i = 2(1 - Phi(z_i)).
-    Sorted by p, the entry of rank j = 1..m is rejected when p_(i) <= alpha / (m - i + 1)
-    for every i <= j, i.e. z_(i) > Phi^-1(1 - alpha / (2 (m - i + 1))). Each entry gets
-    the threshold of its rank up to the first rank not rejected; from there on every
-    entry gets that rank's threshold, which it does not exceed (so none is rejected).
-    ``|z_i| > k_i`` then flags exactly Holm's rejections at family-wise level alpha.
-    """
-    z = np.asarray(n_se, dtype=float)
-    if z.ndim != 1 or np.isnan(z).any():
-        raise ValueError(f"n_se must be a 1-d array without NaN; got {z!r}.")
-    m = len(z)
-    k = np.empty(m)
-    stop = None
-    for j, i in enumerate(np.argsort(-z, kind="stable")):
-        threshold = float(stats.norm.isf(alpha / (2 * (m - j))))
-        if stop is None and z[i] <= threshold:
-            stop = threshold  # the first rank Holm does not reject
-        k[i] = threshold if stop is None else stop
-    return k
-
-
-UNTUNED_ROWS = ("LDA", "QDA", "Logit", "NB_k", "NB_n", "IB1", "oneR")
-
-
-def data_controls(entries, min_rows=4, own_cause=()):
-    """Sets whose data or preprocessing differ from the paper's, by the untuned rows.
-
-    ``entries``: rows with "set", "row" (the paper's row name), "diff" (ours - paper,
-    points), "n_se" and "limit" (the 2-SE threshold). The untuned reference rows
-    (:data:`UNTUNED_ROWS`) see only the data, the split and their own fixed
-    implementation. Leaving out the (row, set) pairs in ``own_cause`` (a gap with its
-    own measured cause), a set where at least ``min_rows`` of them lie beyond their
-    limit is returned as {set: (n beyond, n counted, lowest gap, highest gap)}.
-    """
-    out = {}
-    own_cause = set(own_cause)
-    for name in dict.fromkeys(e["set"] for e in entries):
-        rows = [e for e in entries if e["set"] == name and e["row"] in UNTUNED_ROWS
-                and (e["row"], name) not in own_cause]  # fmt: skip
-        n_out = sum(e["n_se"] > e["limit"] for e in rows)
-        if n_out >= min_rows:
-            gaps = [e["diff"] for e in rows]
-            out[name] = (int(n_out), len(rows), float(min(gaps)), float(max(gaps)))
-    return out
-
-
-def within_controls(gap, se, span):
-    """Whether a gap lies within the untuned rows' span (lo, hi), widened by 2 SE."""
-    lo, hi = span
-    return lo - 2 * se <= gap <= hi + 2 * se
-
-
-def chance_flags(m, k_se=2.0):
-    """Expected number of m entries beyond k_se SE under exact reproduction (normal)."""
-    return float(m * 2 * stats.norm.sf(k_se))
-
-
-ORDER_LEVEL = 0.975  # an order is resolved when it holds in 97.5% of the replicates
-
-
-def best_rows(means):
-    """{set: [rows with the highest mean on that set]} (several when tied)."""
-    return {s: list(means.index[means[s] == means[s].max()]) for s in means.columns}
-
-
-# Section 3.4.2's statements about the tables, typed from the text (the paper's rows).
-# Sets on which each row achieves the best average test accuracy (of its ten):
-PAPER_BEST_COUNTS = {
-    "3.3": {"RBF LS-SVM": 3, "Pol LS-SVM": 2, "Lin LS-SVM": 1, "RBF SVM": 1,
-            "IB1": 1, "NB_k": 1, "C4.5": 1},
-    # "LS-SVM_F with Lin kernel": its coding is not named; only the 1vs1 row is the
-    # highest (tied) printed mean anywhere (iri, led)
-    "3.4": {"QDA": 2, "RBF LS-SVM (1vs1)": 1, "Lin LS-SVM (1vs1)": 1,
-            "Lin LS-SVM_F (1vs1)": 1, "RBF SVM (MOC)": 1, "RBF SVM (1vs1)": 1,
-            "C4.5": 1, "Logit": 1, "IB1": 1},
-}  # fmt: skip
-# "not significantly worse than the best algorithm in 3 other domains" (Table 3.3);
-# "only on three domains significantly worse at 1% than the best" (Table 3.4)
-PAPER_NOT_WORSE = {"3.3": {"RBF LS-SVM": 3}}
-PAPER_WORSE_1PCT = {"3.4": {"RBF LS-SVM (1vs1)": 3}}
-# Its Wilcoxon statements: (table, rows, level, the text's words). The level is the
-# text's where it names one (1%), else 5%; whether the AA or the AR test is meant is not
-# said.
-PAPER_WILCOXON_CLAIMS = (
-    ("3.3", ("RBF LS-SVM",), 0.05, "no significant difference from RBF SVM"),
-    ("3.3", ("Pol LS-SVM", "Pol LS-SVM_F"), 0.05,
-     "not significantly different from the best"),
-    ("3.3", ("Lin LS-SVM", "Lin SVM", "Logit", "NB_k", "IB1"), 0.01,
-     "not significantly different at 1%"),
-    ("3.3", ("RBF LS-SVM_F", "Lin LS-SVM_F", "Pol LS-SVM_F"), 0.01,
-     "not significantly different at 1%"),
-    ("3.4", ("RBF SVM (1vs1)",), 0.05, "not significantly different"),
-)  # fmt: skip
+    """Write ``results`` with the count of splits per set and method
+    (:func:`_common.save_json`)."""
+    results["n_splits"] = split_counts(results.get("runs", {}))
+    return save_json(path, results)
 
 
 def collect_runs(results_dir=RESULTS):
@@ -1386,8 +774,7 @@ def run_poly_lu(sets, n_rand, seed, out, degrees=(2, 10)):
                 acc = [a for a in entry["accuracies"] if a is not None] or [np.nan]
                 print(f"{name} {key}: {100 * np.mean(acc):5.1f} over {len(acc)}, "
                       f"{time.perf_counter() - t0:5.1f} s", flush=True)
-                stamp(results)
-                out.write_text(json.dumps(results, indent=1) + "\n")
+                save_json(out, results)
 
 
 def poly_lu_headline(lu_results, sets=BINARY_SETS):
@@ -1420,10 +807,6 @@ def poly_lu_headline(lu_results, sets=BINARY_SETS):
     return out
 
 
-# The paper's headline (section 3.4.2): Pol LS-SVM average test accuracy on all ten
-# binary domains, tau = 1 with d = 2 and d = 10, then with scaling (tau != 1, tuned).
-PAPER_POLY_HEADLINE = {(2, "1"): 84.3, (10, "1"): 65.9, (2, "tuned"): 85.6,
-                       (10, "tuned"): 85.5}  # fmt: skip
 
 
 def characteristics(name):

@@ -12,16 +12,13 @@ accuracy per assignment; writes no results file.
 """
 
 import argparse
-import sys
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-sys.path.insert(0, str(Path(__file__).parent))
-import uci  # noqa: E402
+from benchmarks import uci  # noqa: E402
 from lssvm import multiclass as mc  # noqa: E402
 from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
 

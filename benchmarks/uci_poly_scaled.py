@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
-import uci  # noqa: E402
-from _common import stamp  # noqa: E402
+from benchmarks import uci  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
 
 from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
 
@@ -76,8 +74,7 @@ def run(sets, degrees, n_rand=10, seed=0, out=OUT, grids=tuple(GRIDS)):
                           f"{100 * np.mean(acc):5.1f}, "
                           f"{time.perf_counter() - t0:5.1f} s",
                           flush=True)
-                stamp(results)
-                out.write_text(json.dumps(results, indent=1) + "\n")
+                save_json(out, results)
     return results
 
 

@@ -8,19 +8,17 @@ the guide states, without running the benchmark.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmarks import bench_practitioner
+from lssvm import LSSVMRegressor
+from lssvm.datasets import sinc
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "practitioner.json"
-sys.path.insert(0, str(ROOT / "benchmarks"))
-import bench_practitioner  # noqa: E402
-
-from lssvm import LSSVMRegressor  # noqa: E402
-from lssvm.datasets import sinc  # noqa: E402
 
 RTOL = 1e-12
 

@@ -3,17 +3,12 @@ code sizes of [S Table 3.2] (Suykens et al., 2002) checked by the Multiclass cha
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from benchmarks.multiclass_assignment import moc_with_negative
 from lssvm import LSSVMClassifier
 from lssvm.multiclass import codebook
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from multiclass_assignment import moc_with_negative  # noqa: E402
 
 # [S Table 3.2]: M, n_y,MOC, n_y,1vs1 as printed (wav's n_y,1vs1 = 2 is a misprint:
 # M = 3 classes have M(M-1)/2 = 3 pairs).

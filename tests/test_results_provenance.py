@@ -11,15 +11,14 @@ being left out. No benchmark is run here.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from benchmarks import _common
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
-sys.path.insert(0, str(ROOT / "benchmarks"))
-import _common  # noqa: E402
 
 FILES = sorted(RESULTS.glob("*.json"))
 
@@ -43,7 +42,7 @@ def test_results_file_records_its_provenance(path):
     passes = results.get("provenance")
     assert isinstance(passes, list) and passes, (
         f"{path.name} has no 'provenance' list: write results through "
-        "benchmarks/_common.py (stamp / save_table_results)"
+        "benchmarks/_common.py (save_json)"
     )
     for i, entry in enumerate(passes):
         missing = _missing(entry)
@@ -77,7 +76,7 @@ def test_helper_detects_a_missing_field():
 
 
 def test_make_reproduce_regenerates_every_results_file():
-    import reproduce
+    from benchmarks import reproduce
 
     steps = reproduce.steps()
     assert {step.file for step in steps} == {path.name for path in FILES}

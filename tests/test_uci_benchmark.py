@@ -5,8 +5,6 @@ record and its summary.
 Also the paper's statistics: Wilcoxon tests, best-on-k counts, bootstrap.
 """
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,11 +13,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
+from benchmarks import reference, uci
 from lssvm import multiclass as mc
 from lssvm.datasets import load_adult_uci
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-import uci  # noqa: E402
 
 
 def test_adu_splits_are_the_papers_sizes_disjoint_and_stratified():
@@ -119,7 +115,7 @@ def test_fit_svm_records_bits_and_convergence_warnings(iris, monkeypatch):
     assert params["fits"] == 2 * (len(uci.LINEAR_C_GRID) * 10 + 1)
     # bit 0 is not separable: its C = 100 solves may stop at LINEAR_MAX_ITER
     assert params["convergence_warnings"] < params["fits"] / 10
-    monkeypatch.setattr(uci, "LINEAR_MAX_ITER", 1)  # every solve stops early
+    monkeypatch.setattr(reference, "LINEAR_MAX_ITER", 1)  # every solve stops early
     _, params = uci.fit_svm("SVC (SMO, linear)", X, y)
     assert params["C"] in uci.LINEAR_C_GRID
     assert params["convergence_warnings"] == params["fits"] == 6 * 10 + 1

@@ -1,15 +1,14 @@
 """Holm's correction and the scaled polynomial grid of the UCI benchmark (tiny data)."""
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-import uci  # noqa: E402
-import uci_poly_scaled  # noqa: E402
+from benchmarks import (
+    uci,
+    uci_poly_scaled,
+)
 
 
 def _holm_rejections(z, alpha):

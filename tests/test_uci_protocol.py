@@ -1,15 +1,13 @@
 """Statistics and bookkeeping of benchmarks/uci.py (no benchmark is run)."""
 
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-import uci  # noqa: E402
+from benchmarks import uci
 
 
 def test_average_rank_shares_ties():
@@ -153,7 +151,7 @@ def test_reference_stand_ins_learn():
 def test_reproduce_covers_every_results_file_and_the_committed_split_counts():
     """make reproduce (benchmarks/reproduce.py) regenerates every results file, and
     its uci.py passes give exactly the split counts of the committed uci.json."""
-    import reproduce
+    from benchmarks import reproduce
 
     results = Path(__file__).parents[1] / "benchmarks" / "results"
     steps = {step.file: step for step in reproduce.steps()}
@@ -173,7 +171,7 @@ def test_reproduce_covers_every_results_file_and_the_committed_split_counts():
 
 def test_reproduce_gives_the_committed_variants_of_table_3_4():
     """make reproduce regenerates every (set, variant) of the committed table_3_4.json."""
-    import reproduce
+    from benchmarks import reproduce
 
     results = Path(__file__).parents[1] / "benchmarks" / "results"
     steps = {step.file: step for step in reproduce.steps()}
