@@ -188,15 +188,15 @@ def test_accumulate_counts_every_row_once(data):
 @pytest.mark.parametrize(
     "params, match",
     [
-        (dict(n_prototypes=0), "n_prototypes must be a positive int"),
-        (dict(n_prototypes=2.5), "n_prototypes must be a positive int"),
+        (dict(n_prototypes=0), "n_prototypes must be an integer >= 1"),
+        (dict(n_prototypes=2.5), "n_prototypes must be an integer >= 1"),
         (dict(gamma=-1.0), "gamma must be a positive float"),
         (dict(gamma=[1.0, -2.0]), "gamma must be a positive float"),
         (dict(gamma=[1.0, 2.0], cv=1), "cv must be >= 2"),
         (dict(gamma=[1.0, 2.0], cv="LOO"), "cv must be >= 2"),
         (dict(prototypes="kmeans"), "prototypes must be one of"),
         (dict(prototypes=np.zeros((3, 7))), r"prototypes must be an array of shape"),
-        (dict(chunk_size=0), "chunk_size must be a positive int"),
+        (dict(chunk_size=0), "chunk_size must be an integer >= 1"),
         (dict(coding="ovo"), "coding must be a dense code"),
         (dict(sigma2=-1.0, prototypes="random"), "sigma2 must be"),
     ],

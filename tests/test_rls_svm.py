@@ -173,7 +173,7 @@ def test_bad_max_iter_raises(max_iter):
 def test_more_than_two_classes_raises():
     X, _ = _data()
     with pytest.raises(
-        ValueError, match="Only binary classification is supported; got 3 classes"
+        ValueError, match="RLSSVMClassifier: Only binary classification is supported; got 3 classes"
     ):
         RLSSVMClassifier().fit(X, np.arange(len(X)) % 3)
 
@@ -298,7 +298,7 @@ def test_n_sv_max_binding_warns():
 @pytest.mark.parametrize("n_sv_max", [0, 1, 2.5, True, "10"])
 def test_bad_n_sv_max_raises(n_sv_max):
     X, y = _data()
-    with pytest.raises(ValueError, match="n_sv_max must be an integer >= 2"):
+    with pytest.raises(ValueError, match="n_sv_max must be None or an integer >= 2"):
         RLSSVMClassifier(n_sv_max=n_sv_max).fit(X, y)
 
 

@@ -25,6 +25,7 @@ import re
 import subprocess
 
 from lssvm.reporting.ledger import VERDICTS  # the one list of verdicts
+from lssvm.reporting.ledger import _in_se as _ledger_in_se
 
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
 OPEN_HEADER = ["Chapter", "Item", "Source", "Ours", "Difference", "Cause"]
@@ -95,9 +96,12 @@ def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
 
 
 def _in_se(n_se) -> str:
+    """As the chapters' ledgers print it (lssvm.reporting.ledger)."""
     if n_se is None or (isinstance(n_se, float) and math.isnan(n_se)):
         return ""
-    return " (∞ SE)" if math.isinf(n_se) else f" ({n_se:.1f} SE)"
+    if math.isinf(n_se):
+        return " (∞ SE)"
+    return _ledger_in_se(float(n_se))
 
 
 def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:

@@ -81,13 +81,18 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import probability as prob
-from .._base import ACCEPT_SPARSE, positive_weight_rows
+from .._base import ACCEPT_SPARSE, KERNEL_CONSTRAINTS, positive_weight_rows
 from .._validation import (
+    GAMMA_MEANING,
+    Boolean,
+    Count,
+    NoneValue,
+    Positive,
+    RandomState,
     check_classes,
-    check_count,
     check_finite_output,
     check_kernel,
-    check_positive,
+    validate_params,
 )
 from ..kernels import Precomputed, fit_view
 from ..linalg.factor import CholeskyFactor
@@ -161,14 +166,6 @@ class Optimality(NamedTuple):
         )
 
 
-def _check_n_sv_max(value, owner):
-    if value is not None:
-        check_count(
-            value, "n_sv_max", minimum=2, meaning="the cap n_SVMax of [P §5.3], or None",
-            owner=owner,
-        )  # fmt: skip
-
-
 def _stratified_initial_set(y_pm, n_sv_max, rng):
     """Step 1 with a cap ([P §5.3]): a uniform fraction of each class."""
     classes = [np.flatnonzero(y_pm < 0), np.flatnonzero(y_pm > 0)]
@@ -187,12 +184,6 @@ def _select_support(e, n_sv_max):
         largest = np.argsort(-e[candidates], kind="stable")[:n_sv_max]
         candidates = np.sort(candidates[largest])
     return candidates
-
-
-def _check_max_iter(value, owner):
-    check_count(
-        value, "max_iter", minimum=1, meaning="most solves of [P 48]", owner=owner
-    )
 
 
 class RLSSVMClassifier(ClassifierMixin, BaseEstimator):
@@ -283,6 +274,18 @@ default="rbf"
     ([1, 2], -0.9999)
     """
 
+    #: Checked once at the start of fit (lssvm._validation.validate_params). C is the
+    #: regularisation constant, the LS-SVM's gamma under the paper's name.
+    _parameter_constraints = {
+        "C": [Positive(f"{GAMMA_MEANING}, named C in [P 6]")],
+        **KERNEL_CONSTRAINTS,
+        "max_iter": [Count(1, "most solves of [P 48]")],
+        "n_sv_max": [NoneValue(), Count(2, "the cap n_SVMax of [P §5.3]")],
+        "random_state": [NoneValue(), RandomState()],
+        "reuse_factor": [Boolean("reuse the factor between iterations, [P §5.2]")],
+        "probability": [Boolean("Platt's sigmoid on leave-one-out outputs")],
+    }
+
     def __init__(
         self,
         *,
@@ -321,28 +324,15 @@ default="rbf"
         """Iterate Steps 1-5 of [P §5] until the support set S stops changing."""
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
-        C = check_positive(
-            self.C, "C", meaning="regularisation constant of [P 6]", owner=self
-        )
-        _check_max_iter(self.max_iter, self)
-        _check_n_sv_max(self.n_sv_max, self)
-        if not isinstance(self.reuse_factor, (bool, np.bool_)):
-            raise ValueError(
-                f"{type(self).__name__}: reuse_factor must be a bool; "
-                f"got reuse_factor={self.reuse_factor!r}."
-            )
+        validate_params(self)
+        C = float(self.C)
         rng = check_random_state(self.random_state)
         self.classes_ = np.unique(y)
         check_classes(self.classes_.tolist(), owner=self)
-        if len(self.classes_) > 2:
+        if len(self.classes_) > 2:  # capitalised: the wording scikit-learn's checks expect
             raise ValueError(
                 f"{type(self).__name__}: Only binary classification is supported; "
                 f"got {len(self.classes_)} classes: {self.classes_.tolist()}."
-            )
-        if not isinstance(self.probability, (bool, np.bool_)):
-            raise ValueError(
-                f"{type(self).__name__}: probability must be a bool (Platt's sigmoid "
-                f"on leave-one-out outputs); got probability={self.probability!r}."
             )
         kernel = check_kernel(
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,

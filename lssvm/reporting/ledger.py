@@ -361,12 +361,17 @@ def _verdict_text(row: LedgerRow) -> str:
 
 
 def _in_se(n_se: float | None) -> str:
-    """' (2.9 SE)' for a difference with standard errors, '' without."""
+    """' (2.9 SE)' for a difference with standard errors, '' without; two decimals
+    near 2 SE (' (2.03 SE)'), where one decimal would not show the side of the line."""
     if n_se is None or math.isnan(n_se):
         return ""
     if math.isinf(n_se):
         return " (∞ SE)"
-    return " (>100 SE)" if n_se > 100 else f" ({n_se:.1f} SE)"  # no false precision
+    if n_se > 100:
+        return " (>100 SE)"  # no false precision
+    if 1.95 <= n_se < 2.05:  # near the usual 2-SE line: two decimals decide the side
+        return f" ({n_se:.2f} SE)"
+    return f" ({n_se:.1f} SE)"
 
 
 def _book_root() -> Path | None:

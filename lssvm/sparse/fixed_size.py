@@ -73,13 +73,27 @@ from scipy.linalg import cho_factor, cho_solve
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import positive_weight_rows, resolve_sigma2, warn_degenerate_width
+from .._base import (
+    KERNEL_CONSTRAINTS,
+    positive_weight_rows,
+    resolve_sigma2,
+    warn_degenerate_width,
+)
 from .._validation import (
+    GAMMA_MEANING,
+    N_JOBS,
+    Boolean,
+    Count,
+    NoneValue,
+    Options,
+    Positive,
+    PositiveList,
+    RandomState,
+    Unchecked,
     check_classes,
     check_finite_output,
-    check_n_jobs,
     check_not_precomputed,
-    check_positive,
+    validate_params,
 )
 from ..kernels import ARDRBF, RBF, Precomputed, blas_controller, make_kernel
 from ..linalg import memory
@@ -874,6 +888,29 @@ class _FixedSizeBase(BaseEstimator):
     column after each iteration, shape (n_iter_ + 1, q); None for "normal").
     """
 
+    #: Checked once at the start of fit (lssvm._validation.validate_params); what
+    #: depends on the data (a prototype array's shape, cv against several gamma) is
+    #: checked after it.
+    _parameter_constraints = {
+        "n_prototypes": [Count(1, "number m of prototype vectors")],
+        "gamma": [PositiveList(GAMMA_MEANING)],
+        **KERNEL_CONSTRAINTS,
+        "sigma2": [*KERNEL_CONSTRAINTS["sigma2"], Options(("scale",))],
+        "prototypes": [
+            Options(PROTOTYPE_METHODS),
+            Unchecked("fit: an array of shape (m, n_features)"),
+        ],
+        "random_state": [NoneValue(), RandomState()],
+        "chunk_size": [Count(1, "rows per chunk")],
+        # cv is read only to choose among several gamma (then checked: >= 2 or "loo")
+        "cv": [Count(2, "folds"), Options(("loo",)),
+               Unchecked("fit, and only with several gamma")],  # fmt: skip
+        "n_jobs": N_JOBS,
+        "solver": [Options(SOLVERS)],
+        "tol": [Positive("CG tolerance")],
+        "store_kernel": [Options(("auto",)), Boolean()],
+    }
+
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
@@ -894,33 +931,8 @@ class _FixedSizeBase(BaseEstimator):
         self.store_kernel = store_kernel
 
     # checks -------------------------------------------------------------------------
-    def _check_int(self, name, meaning):
-        value = getattr(self, name)
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(
-                f"{type(self).__name__}: {name} must be a positive int ({meaning}); "
-                f"got {name}={value!r}."
-            )
-        return int(value)
-
     def _check_params(self, n_features, sigma2):
-        self._check_int("n_prototypes", "number m of prototype vectors")
-        self._check_int("chunk_size", "rows per chunk")
-        check_n_jobs(self.n_jobs, owner=self)
-        if not isinstance(self.solver, str) or self.solver not in SOLVERS:
-            raise ValueError(
-                f"{type(self).__name__}: solver must be one of {list(SOLVERS)}; got "
-                f"solver={self.solver!r}."
-            )
-        check_positive(self.tol, "tol", meaning="CG tolerance", owner=self)
-        gammas = np.atleast_1d(np.asarray(self.gamma, dtype=object))
-        if gammas.ndim != 1 or len(gammas) == 0:
-            raise ValueError(
-                f"{type(self).__name__}: gamma must be a positive float or a sequence "
-                f"of them; got gamma={self.gamma!r}."
-            )
-        for g in gammas:
-            check_positive(g, "gamma", meaning="regularization constant", owner=self)
+        gammas = np.atleast_1d(np.asarray(self.gamma, dtype=object))  # validated
         if len(gammas) > 1 and not (isinstance(self.cv, str) and self.cv == "loo"):
             if (isinstance(self.cv, bool) or not isinstance(self.cv, numbers.Integral)
                     or self.cv < 2):
@@ -955,12 +967,6 @@ class _FixedSizeBase(BaseEstimator):
                     f"infinity in {len(bad)} of its {Z.shape[0]} rows (first: "
                     f"{bad[:5].tolist()})."
                 )
-        auto = isinstance(self.store_kernel, str) and self.store_kernel == "auto"
-        if not (auto or isinstance(self.store_kernel, (bool, np.bool_))):
-            raise ValueError(
-                f"{type(self).__name__}: store_kernel must be 'auto', True or False; "
-                f"got store_kernel={self.store_kernel!r}."
-            )
         kernel = make_kernel(self.kernel, sigma2=sigma2, degree=self.degree,
                              tau=self.tau)
         return kernel, np.array([float(g) for g in gammas])
@@ -973,6 +979,7 @@ class _FixedSizeBase(BaseEstimator):
 
     # fit ------------------------------------------------------------------------------
     def _fit(self, X, y, sample_weight=None):
+        validate_params(self)
         self._check_kernel_name()
         dask_input = _is_dask(X) or _is_dask(y)
         if dask_input:
@@ -1304,6 +1311,11 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     """
 
     _is_clf = True
+
+    _parameter_constraints = {
+        **_FixedSizeBase._parameter_constraints,
+        "coding": [Unchecked("fit: a dense output code, with the classes")],
+    }
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
                  degree=3, tau=1.0, prototypes="entropy", random_state=None,
