@@ -40,9 +40,10 @@ $(PTH): $(STAMP)
 
 # `make book` caches execution: myst-nb's jupyter-cache (_build/.jupyter_cache) keeps
 # each executed chapter, keyed on its code cells, so a chapter is executed again only
-# when its code changes. The key does not see the package, nor the stored results and
-# the ledgers the chapters read and write, so the cache is cleared whenever the hash of
-# lssvm/ and benchmarks/results/ (kept in _build/.lssvm_source_hash) changes or
+# when its code changes. The key does not see the package, nor the benchmarks package
+# and its stored results, nor the ledgers the chapters read and write, so the cache is
+# cleared whenever the hash of lssvm/ and benchmarks/ (kept in _build/.lssvm_source_hash)
+# changes or
 # _build/ledgers is missing. The build uses _config.yml with execute_notebooks: cache
 # (written to _build/_config_cache.yml); `make test` and a plain `jupyter-book build .`
 # use _config.yml itself (execute_notebooks: force) and execute every chapter.
@@ -51,10 +52,10 @@ SOURCE_HASH  := _build/.lssvm_source_hash
 
 book: $(PTH)
 	@mkdir -p _build
-	@hash=$$(find lssvm benchmarks/results -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
+	@hash=$$(find lssvm benchmarks -type f ! -path '*/__pycache__/*' ! -name '*.pyc' \
 	         | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-64); \
 	 if [ "$$hash" != "$$(cat $(SOURCE_HASH) 2>/dev/null)" ] || [ ! -d _build/ledgers ]; then \
-	   [ ! -d _build/.jupyter_cache ] || echo "lssvm/ or benchmarks/results/ changed: clearing the execution cache"; \
+	   [ ! -d _build/.jupyter_cache ] || echo "lssvm/ or benchmarks/ changed: clearing the execution cache"; \
 	   rm -rf _build/.jupyter_cache; \
 	 fi; \
 	 echo "$$hash" > $(SOURCE_HASH)

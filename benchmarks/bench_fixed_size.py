@@ -51,9 +51,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import stamp  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES = 10.0, 1.0, 10
 M_GRID = [25, 50, 100, 200, 400, 800, 1600]
@@ -314,10 +312,8 @@ def main(argv=None):
         results[part] = runs[part]()
         results.setdefault("part_provenance", {})[part] = provenance(
             argv, time.perf_counter() - start)
-        stamp(results, [sys.argv[0], *(argv or sys.argv[1:])])  # _common: the pass
         results["settings"] = settings
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=1) + "\n")
+        save_json(out, results, [sys.argv[0], *(argv or sys.argv[1:])])
     print(f"total {time.perf_counter() - t0:.0f} s -> {out}")
 
 

@@ -96,8 +96,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import stamp  # noqa: E402
+from benchmarks._common import save_json  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, CHUNK = 10.0, 1.0, 10, 10**6, 10**5, 4096
 TOL = 1e-3  # the tolerance chosen by the part tol
@@ -105,7 +104,7 @@ TOLS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
 RULE_TOLS = TOLS[1:]  # the default is chosen among these
 N_TOL_STUDY, M_TOL_STUDY = 10**5, 1000
 TILES = (16, 32, 64, 128, 256, 512, 1024)
-OUT = ROOT / "benchmarks" / "results" / "fixed_size_million_v2.json"
+OUT = ROOT / "benchmarks" / "results" / "fixed_size_million.json"
 
 
 def data(n, seed):
@@ -333,16 +332,14 @@ def main():
         for n in sorted({r["n"] for k, v in results.items()
                          if k.startswith("tol_n") for r in v}):
             results[f"tol_study_n{n}"] = tol_summary(results, n)
-        stamp(results)
-        OUT.write_text(json.dumps(results, indent=1))
+        save_json(OUT, results)
     if "m1000" in results and "m10000" in results:
         a = np.frombuffer(bytes.fromhex(results["m1000"]["correct"]), np.int8)
         b = np.frombuffer(bytes.fromhex(results["m10000"]["correct"]), np.int8)
         d = b.astype(float) - a
         results["gain_points"] = 100 * float(d.mean())
         results["gain_se_points"] = 100 * float(d.std(ddof=1) / np.sqrt(len(d)))
-        stamp(results)
-        OUT.write_text(json.dumps(results, indent=1))
+        save_json(OUT, results)
         print("gain of m = 10,000 over m = 1000: "
               f"{results['gain_points']:.2f} +- {results['gain_se_points']:.2f} points")
     for key in sorted(k for k in results if k.startswith("tol_study")):

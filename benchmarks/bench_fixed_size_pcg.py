@@ -59,9 +59,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from _common import stamp  # noqa: E402
+from benchmarks._common import save_json, stamp  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, TOL = 10.0, 1.0, 10, 50_000, 50_000, 1e-8
 SEEDS = [0, 1, 2]
@@ -249,8 +247,7 @@ def main(argv=None):
             results["store_summary"] = store_summary(results[part])
         stamp(results, [sys.argv[0], *argv])
         results["provenance"][-1]["parts"] = args.parts
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(results, indent=1) + "\n")
+        save_json(out, results, stamp_pass=False)
     print(f"-> {out}")
 
 

@@ -44,8 +44,6 @@ def test_no_sys_path_edits_for_benchmarks():
     for path in sorted((ROOT / "book").glob("*.md")):
         assert "sys.path.insert" not in path.read_text(), path.name
     for path in sorted((ROOT / "benchmarks").glob("*.py")):
-        if path.name.startswith("bench_fixed_size"):
-            continue
         text = path.read_text()
         assert not re.search(r'sys\.path\.insert\(.*(parent\)|"benchmarks"|HERE)', text), \
             path.name
@@ -54,11 +52,10 @@ def test_no_sys_path_edits_for_benchmarks():
 
 def test_save_json_is_the_one_results_writer():
     # every script writes its results file through _common.save_json (stamp, indent 1,
-    # trailing newline, atomic); the fixed-size scripts are listed until they move
+    # trailing newline, atomic)
     writers = []
     for path in sorted((ROOT / "benchmarks").glob("*.py")):
-        if path.name in ("_common.py", "reproduce.py") or path.name.startswith(
-                "bench_fixed_size"):
+        if path.name in ("_common.py", "reproduce.py"):
             continue
         if re.search(r"write_text\(\s*json\.dumps|json\.dump\(", path.read_text()):
             writers.append(path.name)
