@@ -34,10 +34,9 @@ import json
 from pathlib import Path
 
 import numpy as np
-from sklearn.svm import SVC
 
 from lssvm import RLSSVMClassifier
-from lssvm.datasets import _keel_frame, load_adult, load_splice
+from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
 from benchmarks._common import save_json  # noqa: E402
@@ -59,22 +58,12 @@ def distinct_codes():
     return codes
 
 
-def splice_with(code):
-    """Splice as in load_splice, with the nucleotide code ``code`` (letter -> value)."""
-    frame = _keel_frame("splice", "load_splice()")
-    letters = frame.iloc[:, :-1].astype(str)
-    keep = letters.isin(list(code)).all(axis=1).to_numpy()
-    X = letters[keep].replace(code).to_numpy(dtype=np.float64)
-    y = (frame.iloc[:, -1].astype(str).to_numpy()[keep] != "N").astype(np.int64)
-    return X, y
-
-
 def code_runs(n_rand=10):
     """#SV, training and test rates of RLS-SVM and SVC for every code and split."""
     X0, y0 = load_splice()
     out = []
     for code in distinct_codes():
-        X, y = splice_with(code)
+        X, y = load_splice(code=code)
         assert np.array_equal(y, y0) and X.shape == X0.shape
         row = {"code": "".join(f"{k}={int(v)} " for k, v in code.items()).strip(),
                "is_book_code": bool(np.array_equal(X, X0)), "splits": []}
