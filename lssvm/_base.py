@@ -70,7 +70,8 @@ SOLVER_CONSTRAINTS = {
 }
 
 
-def _is_dask(a) -> bool:
+def is_dask(a) -> bool:
+    """True for a Dask array (any object of a dask.* module with chunks)."""
     return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
 
 
@@ -424,9 +425,9 @@ default="rbf"
         the checks, the preconditioner and ``support_vectors_``, then scattered in
         row blocks that stay on the workers for the whole CG run.
         """
-        self._on_dask = _is_dask(X)
+        self._on_dask = is_dask(X)
         if not self._on_dask:
-            return X, (y.compute() if _is_dask(y) else y)
+            return X, (y.compute() if is_dask(y) else y)
         if self.solver == "direct":
             raise ValueError(
                 f"{type(self).__name__}: a Dask X runs the kernel products of CG on "
@@ -440,14 +441,15 @@ default="rbf"
                 "the workers; kernel must not be 'precomputed' with a Dask X (pass "
                 "the inputs and a kernel name); got kernel='precomputed'."
             )
-        return X.compute(), (y.compute() if _is_dask(y) else y)
+        return X.compute(), (y.compute() if is_dask(y) else y)
 
     def _fit_kkt(self, X, a, d, signs=None, sample_weight=None):
         """Solve [S 3.24] for the training inputs X and store the dual model.
 
-        No N x N matrix is kept after the fit: the Gaussian-process error bars of
-        :mod:`lssvm.gp` factor K + I/gamma again when first asked for (see
-        ``LSSVMRegressor.predict``). ``sample_weight`` w gives the weighted LS-SVM,
+        The regressor keeps no N x N matrix after the fit: the Gaussian-process
+        error bars of :mod:`lssvm.gp` factor K + I/gamma again when first asked for
+        (see ``LSSVMRegressor.predict``); the classifier keeps its factor only with
+        ``probability="bayes"`` (the moderated output needs it). ``sample_weight`` w gives the weighted LS-SVM,
         gamma_k = gamma w_k; rows with w_k = 0 are dropped (an infinite diagonal).
         """
         kernel = self._make_kernel(X)  # parameters validated at the start of fit

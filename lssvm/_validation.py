@@ -22,8 +22,8 @@ from .kernels import make_kernel
 ESTIMATOR_SOLVERS = ("direct", "cg", "auto")
 
 __all__ = [
+    "N_JOBS",
     "check_positive",
-    "check_solver",
     "check_classes",
     "check_kernel",
     "check_n_jobs",
@@ -77,17 +77,6 @@ def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
     raise ValueError(
         f"{_owner(owner)}{name} must be a positive float{what}; got {name}={value!r}."
     )
-
-
-def check_solver(value, *, owner=None) -> str:
-    """Return ``value`` if it names an estimator solver, else raise ValueError.
-
-    >>> check_solver("lu")
-    Traceback (most recent call last):
-    ...
-    ValueError: solver must be one of ['direct', 'cg', 'auto']; got solver='lu'.
-    """
-    return check_constraints(value, "solver", [Options(ESTIMATOR_SOLVERS)], owner=owner)
 
 
 def check_classes(classes, *, owner) -> None:

@@ -666,3 +666,25 @@ def test_cv_verbose_is_checked(classification_data, verbose):
     X, y = classification_data
     with pytest.raises(ValueError, match=r"LSSVMRegressorCV: verbose must be an integer"):
         LSSVMRegressorCV(gamma=[1.0], sigma2=[1.0], cv=3, verbose=verbose).fit(X, y)
+
+
+def test_per_bit_grid_search_gets_every_search_option(monkeypatch):
+    # fit_intercept (and the other shared options) reach the per-bit grid as they
+    # reach the other strategies: one list of options for every search
+    from sklearn.datasets import load_iris
+
+    from lssvm.model_selection import search as _search
+
+    seen = []
+    original = _search.per_bit_grid_search
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_search, "per_bit_grid_search", spy)
+    X, y = load_iris(return_X_y=True)
+    LSSVMClassifierCV(search="grid", cv=3, fit_intercept=False,
+                      gamma=[1.0, 10.0], sigma2=[1.0, 10.0]).fit(X, y)  # fmt: skip
+    assert seen and all(kw["fit_intercept"] is False for kw in seen)
+    assert all(kw["owner"].__class__ is LSSVMClassifierCV for kw in seen)

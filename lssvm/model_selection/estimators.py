@@ -252,13 +252,11 @@ default="rbf"
         values = default if getattr(self, name) is None else getattr(self, name)
         return [values] if np.ndim(values) == 0 else list(values)
 
-    def _search_one(self, X, Y, folds, gammas, sigma2s, sample_weight, scoring=None):
-        """One search of :mod:`lssvm.model_selection.search` over (gamma, sigma2).
-
-        The search checks the memory of the closed form (its N x N matrices) before
-        it allocates; the message names this estimator.
-        """
-        common = dict(
+    def _search_options(self, sample_weight, scoring=None):
+        """The options every search of this estimator gets (the one list, so that a
+        parameter such as ``fit_intercept`` reaches the grid, per-bit grid and the
+        other strategies alike)."""
+        return dict(
             kernel=self.kernel,
             degree=self.degree,
             tau=self.tau,
@@ -269,6 +267,14 @@ default="rbf"
             fit_intercept=self.fit_intercept,
             owner=self,
         )
+
+    def _search_one(self, X, Y, folds, gammas, sigma2s, sample_weight, scoring=None):
+        """One search of :mod:`lssvm.model_selection.search` over (gamma, sigma2).
+
+        The search checks the memory of the closed form (its N x N matrices) before
+        it allocates; the message names this estimator.
+        """
+        common = self._search_options(sample_weight, scoring)
         search, extra = {
             "grid": (_search.grid_search, {}),
             "shrinking": (_search.shrinking_grid_search,
@@ -540,10 +546,7 @@ class LSSVMClassifierCV(ClassifierMixin, _LSSVMCVBase):
             if self.search == "grid":
                 found = _search.per_bit_grid_search(
                     bit.X, Tr, folds, gammas=gammas, sigma2s=sigma2s,
-                    kernel=self.kernel, degree=self.degree, tau=self.tau,
-                    scoring=self.scoring or self._default_scoring,
-                    strategy=self.strategy, verbose=self.verbose,
-                    sample_weight=bit.w, owner=self,
+                    **self._search_options(bit.w),
                 )  # fmt: skip
             else:
                 found = []

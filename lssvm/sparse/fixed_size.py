@@ -75,6 +75,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (
     KERNEL_CONSTRAINTS,
+    is_dask,
     positive_weight_rows,
     resolve_sigma2,
     warn_degenerate_width,
@@ -457,7 +458,7 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1, W
     """
     loo = LeaveOneOut(G, c, fmap, gammas)
     Z = fmap.Z
-    if _is_dask(X):
+    if is_dask(X):
         import dask
 
         block = dask.delayed(_loo_block, pure=True)
@@ -671,7 +672,7 @@ class NystromRidgePCG:
 
     def __init__(self, X, kernel, fmap, gamma, *, chunk_size=4096, n_jobs=1,
                  sample_weight=None, store_blocks=False):
-        self.dask = _is_dask(X)
+        self.dask = is_dask(X)
         if self.dask:  # kept on the workers (or in memory) for every pass of CG
             X = X.persist()
             sample_weight = None if sample_weight is None else sample_weight.persist()
@@ -753,7 +754,7 @@ class NystromRidgePCG:
 
     def rhs(self, Y):
         """A^T V Y = [T^T K_nm^T V Y; 1^T V Y] (Y: (N, q), in memory or Dask)."""
-        if not _is_dask(Y):
+        if not is_dask(Y):
             Y = _as_2d(np.asarray(Y, dtype=np.float64))
         return self._to_features(self._pass(Y=Y))
 
@@ -796,7 +797,7 @@ def check_sample_weight_1d(sample_weight, n, *, owner):
     """``sample_weight`` for a Dask X: gathered (8 N bytes), checked, or None."""
     if sample_weight is None:
         return None
-    if _is_dask(sample_weight):
+    if is_dask(sample_weight):
         sample_weight = sample_weight.compute()
     w = np.asarray(sample_weight, dtype=np.float64) if np.ndim(sample_weight) else (
         np.full(n, float(sample_weight)))
@@ -804,10 +805,6 @@ def check_sample_weight_1d(sample_weight, n, *, owner):
 
     return check_sample_weight(w, np.empty((n, 0)), owner=owner)
 
-
-
-def _is_dask(a) -> bool:
-    return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
 
 
 class _FixedSizeBase(BaseEstimator):
@@ -981,7 +978,7 @@ class _FixedSizeBase(BaseEstimator):
     def _fit(self, X, y, sample_weight=None):
         validate_params(self)
         self._check_kernel_name()
-        dask_input = _is_dask(X) or _is_dask(y)
+        dask_input = is_dask(X) or is_dask(y)
         if dask_input:
             X, y, n = self._dask_inputs(X, y)
             weights = check_sample_weight_1d(sample_weight, n, owner=self)
@@ -1179,7 +1176,7 @@ class _FixedSizeBase(BaseEstimator):
     def _dask_inputs(self, X, y):
         import dask.array as da
 
-        if not _is_dask(X):
+        if not is_dask(X):
             X = da.from_array(np.asarray(X, dtype=np.float64),
                               chunks=(self.chunk_size, -1))
         if X.ndim != 2 or any(math.isnan(c) for c in X.shape):
@@ -1188,7 +1185,7 @@ class _FixedSizeBase(BaseEstimator):
                 f"(call X.compute_chunk_sizes()); got shape {X.shape}."
             )
         X = X.rechunk({1: -1}).astype(np.float64)
-        if not _is_dask(y):
+        if not is_dask(y):
             y = np.asarray(y)
             if y.ndim != 1 or len(y) != X.shape[0]:
                 raise ValueError(
@@ -1218,7 +1215,7 @@ class _FixedSizeBase(BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self, "dual_coef_")
-        if _is_dask(X):
+        if is_dask(X):
             if X.ndim != 2 or X.shape[1] != self.n_features_in_:
                 raise ValueError(
                     f"X has {X.shape[1] if X.ndim == 2 else X.shape} features, but "
@@ -1278,7 +1275,7 @@ class FixedSizeLSSVMRegressor(RegressorMixin, _FixedSizeBase):
 
     def predict(self, X):
         X = self._check_X(X)
-        if _is_dask(X):
+        if is_dask(X):
             return self._map_rows(X, self._predict_numpy, np.float64, None)
         return self._predict_numpy(X)
 
@@ -1331,7 +1328,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     def _targets_setup(self, y):
         from sklearn.utils.multiclass import check_classification_targets
 
-        if _is_dask(y):
+        if is_dask(y):
             import dask.array as da
 
             classes = np.asarray(da.unique(y).compute())
@@ -1361,7 +1358,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     def decision_function(self, X):
         """Latent outputs: (n,) for two classes, else class scores (n, n_classes)."""
         X = self._check_X(X)
-        if _is_dask(X):
+        if is_dask(X):
             n_cols = None if len(self.classes_) == 2 else len(self.classes_)
             return self._map_rows(X, self._decision_numpy, np.float64, n_cols)
         return self._decision_numpy(X)
@@ -1375,7 +1372,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
 
     def predict(self, X):
         X = self._check_X(X)
-        if _is_dask(X):
+        if is_dask(X):
             return self._map_rows(X, self._predict_numpy, self.classes_.dtype, None)
         return self._predict_numpy(X)
 
