@@ -33,12 +33,10 @@ import subprocess
 import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import lssvm.model_selection.search as search  # noqa: E402
 from benchmarks._common import print_environment  # noqa: E402

@@ -67,7 +67,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from benchmarks._common import print_environment, save_json  # noqa: E402
 
 import numpy as np  # noqa: E402

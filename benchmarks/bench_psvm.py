@@ -41,7 +41,6 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks._common import print_environment, save_json, timed  # noqa: E402
 

@@ -67,7 +67,6 @@ from sklearn.svm import SVC, SVR
 from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from benchmarks._common import print_environment, save_json  # noqa: E402
 
 from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402

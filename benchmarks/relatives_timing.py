@@ -38,7 +38,6 @@ from sklearn.utils import check_X_y
 from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 from benchmarks._common import save_json  # noqa: E402
 from benchmarks.bench_psvm import data as psvm_data  # noqa: E402
 from benchmarks.bench_psvm import linear_lssvm_primal  # noqa: E402

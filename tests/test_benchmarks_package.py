@@ -45,6 +45,7 @@ def test_no_sys_path_edits_for_benchmarks():
         assert "sys.path.insert" not in path.read_text(), path.name
     for path in sorted((ROOT / "benchmarks").glob("*.py")):
         text = path.read_text()
+        assert "sys.path.insert" not in text, path.name  # the .pth puts the root there
         assert not re.search(r'sys\.path\.insert\(.*(parent\)|"benchmarks"|HERE)', text), \
             path.name
         assert not re.search(r"^\s*(from _common |import _common\b)", text, re.M), path.name

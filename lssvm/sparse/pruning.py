@@ -183,7 +183,7 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
         ok = isinstance(fraction, numbers.Real) and not isinstance(fraction, bool)
         if not (ok and 0 < fraction < 1):
             raise ValueError(
-                "fraction must be a float in (0, 1) (share of the current set removed "
+                "prune: fraction must be a float in (0, 1) (share of the current set removed "
                 f"per stage); got fraction={fraction!r}."
             )
     else:
@@ -201,12 +201,12 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
         )
     if not (callable(stop) or stop in STOP_RULES):
         raise ValueError(
-            f"stop must be one of {list(STOP_RULES)} or a callable path -> bool; got "
+            f"prune: stop must be one of {list(STOP_RULES)} or a callable path -> bool; got "
             f"stop={stop!r}."
         )
     if not (isinstance(level, numbers.Real) and 0 < level < 1):
         raise ValueError(
-            "level must be a float in (0, 1) (significance level of the stop rule); "
+            "prune: level must be a float in (0, 1) (significance level of the stop rule); "
             f"got level={level!r}."
         )
 
@@ -469,10 +469,13 @@ def prune(
     _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, level)
     if criterion not in CRITERIA:
         raise ValueError(
-            f"criterion must be one of {list(CRITERIA)}; got criterion={criterion!r}."
+            f"prune: criterion must be one of {list(CRITERIA)}; "
+            f"got criterion={criterion!r}."
         )
     if update not in UPDATES:
-        raise ValueError(f"update must be one of {list(UPDATES)}; got {update!r}.")
+        raise ValueError(
+            f"prune: update must be one of {list(UPDATES)}; got update={update!r}."
+        )
     names = feature_names(X)
     X, y = check_X_y(X, y, dtype=np.float64, y_numeric=not is_classifier(estimator))
     if not is_classifier(estimator):
