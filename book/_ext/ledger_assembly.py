@@ -317,23 +317,26 @@ def verdict_sentences(
             if not k:
                 continue
             mine = [r for _, r in rows if r["verdict"] == v and group_size(r)]
-            if v == "reproduced qualitatively" and all(
-                UNRESOLVED in (r["cause"] or "") for r in mine
-            ):
+            if v != "reproduced qualitatively":
+                parts.append(f"{k} {v}")
+                continue
+            unresolved_rows = [r for r in mine if UNRESOLVED in (r["cause"] or "")]
+            n_unresolved = sum(group_size(r) for r in unresolved_rows)
+            if n_unresolved:
                 beyond = sum(
                     int(m.group(1))
-                    for r in mine
+                    for r in unresolved_rows
                     for m in [BEYOND_2SE.search(str(r["ours"]))]
                     if m
                 )
                 parts.append(
-                    f"{k} unresolved (no difference shown at the row's threshold, but "
-                    "not a reproduction"
+                    f"{n_unresolved} unresolved (no difference shown at the row's "
+                    "threshold, but not a reproduction"
                     + (f"; {beyond} of them beyond 2 SE" if beyond else "")
                     + ")"
                 )
-            else:
-                parts.append(f"{k} {v}")
+            if k > n_unresolved:
+                parts.append(f"{k - n_unresolved} reproduced qualitatively")
         granularity = (
             "Most rows are one entry of a source (an equation, a figure, a table "
             "entry or a claim), judged in the one chapter that owns it, but the "
