@@ -24,8 +24,10 @@ import posixpath
 import re
 import subprocess
 
-from lssvm.reporting.ledger import VERDICTS  # the one list of verdicts
-from lssvm.reporting.ledger import _in_se as _ledger_in_se
+from lssvm.reporting.ledger import (
+    VERDICTS,  # the one list of verdicts
+    se_suffix,  # ' (2.9 SE)', as the chapters print it
+)
 
 SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
 OPEN_HEADER = ["Chapter", "Item", "Source", "Ours", "Difference", "Cause"]
@@ -95,15 +97,6 @@ def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
     return summary, open_items
 
 
-def _in_se(n_se) -> str:
-    """As the chapters' ledgers print it (lssvm.reporting.ledger)."""
-    if n_se is None or (isinstance(n_se, float) and math.isnan(n_se)):
-        return ""
-    if math.isinf(n_se):
-        return " (∞ SE)"
-    return _ledger_in_se(float(n_se))
-
-
 def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
     """Per verdict other than "reproduced" (in :data:`OPEN_ORDER`), its entries as
     ``[chapter, item, source, ours, difference (with its size in SE), cause]``."""
@@ -112,7 +105,7 @@ def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
         for r in owned_rows(ledger):
             if r["verdict"] in tables:
                 difference = (
-                    (r.get("difference") or "") + _in_se(r.get("n_se"))
+                    (r.get("difference") or "") + se_suffix(r.get("n_se"))
                 ) or "–"
                 tables[r["verdict"]].append(
                     [

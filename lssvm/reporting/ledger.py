@@ -336,7 +336,7 @@ class Ledger:
                     "Item": r.item,
                     "Source": r.source,
                     "Ours": r.ours,
-                    "Difference": (r.difference + _in_se(r.n_se)) or "–",
+                    "Difference": (r.difference + se_suffix(r.n_se)) or "–",
                     "Verdict": _verdict_text(r),
                     "Cause": r.cause,
                 }
@@ -360,7 +360,7 @@ def _verdict_text(row: LedgerRow) -> str:
     return f"{row.verdict} (rule: {row.rule}; {outcome})"
 
 
-def _in_se(n_se: float | None) -> str:
+def se_suffix(n_se: float | None) -> str:
     """' (2.9 SE)' for a difference with standard errors, '' without; two decimals
     near 2 SE (' (2.03 SE)'), where one decimal would not show the side of the line."""
     if n_se is None or math.isnan(n_se):
