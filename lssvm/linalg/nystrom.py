@@ -19,6 +19,7 @@ relative to the largest, 3e-12 at the cutoff.
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 from numpy.typing import NDArray
 
 __all__ = ["EIGVAL_RTOL", "kept_eigenpairs", "nystrom_factor", "NystromFeatureMap"]
@@ -27,17 +28,41 @@ __all__ = ["EIGVAL_RTOL", "kept_eigenpairs", "nystrom_factor", "NystromFeatureMa
 EIGVAL_RTOL = 1e-9
 
 
-def kept_eigenpairs(W: NDArray) -> tuple[NDArray, NDArray]:
-    """(s, U) of the symmetric W, largest first, eigenvalues <= EIGVAL_RTOL * max dropped."""
-    s, U = np.linalg.eigh((W + W.T) / 2)  # W = U diag(s) U^T
-    keep = (s > EIGVAL_RTOL * s.max()) & (s > 0)
-    return s[keep][::-1], U[:, keep][:, ::-1]
+def kept_eigenpairs(W: NDArray, *, overwrite: bool = False) -> tuple[NDArray, NDArray]:
+    """(s, U) of the symmetric W, largest first, eigenvalues <= EIGVAL_RTOL * max dropped.
+
+    Only the lower triangle of W is read (as by ``Kernel.gram_lower``). With
+    ``overwrite`` W is the eigensolver's workspace and is destroyed: the peak is W
+    and U, two m x m matrices (LAPACK ``syevr``, O(m) workspace; ``syevd``, numpy's
+    choice, needs two more, and symmetrising a copy of W one more again). U is a
+    view of the solver's output with its columns reordered in place.
+    """
+    # the lower triangle of a C-ordered W is the upper triangle of W.T, which is
+    # Fortran-ordered: LAPACK takes it without a copy
+    s, U = scipy.linalg.eigh(W.T, lower=False, overwrite_a=overwrite,
+                             check_finite=False, driver="evr")  # W = U diag(s) U^T
+    s_max = s[-1] if len(s) else 0.0  # ascending
+    first = int(np.searchsorted(s, max(EIGVAL_RTOL * s_max, 0.0), side="right"))
+    _reverse_columns(U)  # largest first; the kept ones are then the leading columns
+    return s[first:][::-1].copy(), U[:, : len(s) - first]
+
+
+def _reverse_columns(U: NDArray) -> None:
+    """Reverse the order of the columns of U in place (a column pair at a time:
+    no m x m temporary)."""
+    m = U.shape[1]
+    for j in range(m // 2):
+        k = m - 1 - j
+        first = U[:, j].copy()
+        U[:, j] = U[:, k]
+        U[:, k] = first
 
 
 def nystrom_factor(C: NDArray, landmarks) -> NDArray[np.float64]:
     """L with L L^T = C W^+ C^T, W = C[landmarks], small eigenvalues of W dropped."""
-    s, U = kept_eigenpairs(C[landmarks])
-    return C @ (U / np.sqrt(s))
+    s, U = kept_eigenpairs(C[landmarks], overwrite=True)  # C[landmarks]: a copy
+    U /= np.sqrt(s)
+    return C @ U
 
 
 class NystromFeatureMap:
@@ -45,13 +70,28 @@ class NystromFeatureMap:
 
     Eigenvalues at most ``EIGVAL_RTOL`` times the largest (and non-positive ones)
     are dropped: ``transform`` has ``n_components`` <= m columns.
+
+    Memory: the map keeps ``projection`` :math:`T = U S^{-1/2}` (m x r) and the
+    eigenvalues s, not U as well (``eigvecs`` is computed from T when asked for).
+    Building it holds at most two m x m matrices: W (its lower triangle filled, by
+    ``Kernel.gram_lower``), overwritten by the eigensolver, and U, scaled in place
+    into T.
     """
 
     def __init__(self, kernel, Z: NDArray):
         self.kernel = kernel
         self.Z = np.asarray(Z, dtype=np.float64)
-        self.eigvals, self.eigvecs = kept_eigenpairs(kernel(self.Z))
-        self.projection = self.eigvecs / np.sqrt(self.eigvals)  # (m, r): U diag(s)^-1/2
+        gram = getattr(kernel, "gram_lower", None)  # half the kernel evaluations
+        W = gram(self.Z) if gram is not None else np.array(kernel(self.Z), dtype=float)
+        s, U = kept_eigenpairs(W, overwrite=True)
+        del W
+        U /= np.sqrt(s)  # in place: T = U diag(s)^-1/2, (m, r)
+        self.eigvals, self.projection = s, U
+
+    @property
+    def eigvecs(self) -> NDArray[np.float64]:
+        """U = T diag(s)^{1/2}, (m, r): a new array on every call."""
+        return self.projection * np.sqrt(self.eigvals)
 
     @property
     def n_components(self) -> int:

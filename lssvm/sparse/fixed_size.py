@@ -693,12 +693,12 @@ class NystromRidgePCG:
         else:  # the weighted row count sum_k v_k takes the place of N
             total = sample_weight.sum()
             n = float(total.compute() if self.dask else total)
-        s, U = fmap.eigvals, fmap.eigvecs
+        s, root = fmap.eigvals, np.sqrt(fmap.eigvals)  # U = T S^{1/2}: U is not kept
         scale = n / m
-        u = U.T @ np.ones(m)  # U^T 1_m
+        u = root * (self.T.T @ np.ones(m))  # U^T 1_m = S^{1/2} T^T 1_m
         self.D = scale * s + 1.0 / self.gamma  # N/m S + I/gamma
-        self.c = scale * np.sqrt(s) * u  # N/m S^{1/2} U^T 1_m
-        outside = float(np.sum((1.0 - U @ u) ** 2))  # ||1 - U U^T 1||^2
+        self.c = scale * root * u  # N/m S^{1/2} U^T 1_m
+        outside = float(np.sum((1.0 - self.T @ (root * u)) ** 2))  # ||1 - U U^T 1||^2
         self.sigma = scale * (outside + float(np.sum(u**2 / (self.gamma * self.D))))
         self.n_matvec = 0
 
@@ -1101,20 +1101,22 @@ class _FixedSizeBase(BaseEstimator):
     def _check_memory(self, m, n, n_folds, solver, dask_input, n_jobs):
         """InsufficientMemoryError before the m x m work if it cannot fit.
 
-        Peak, in (m+1) x (m+1) float64 matrices: K(Z, Z), its symmetrised copy, the
-        eigenvectors, the eigensolver's workspace (2) and the feature map (6 in all);
-        "normal" adds the accumulated sums of the chunks in flight and of the
-        pairwise tree (n_folds each); in memory, each chunk in flight also holds
-        K(X_c, Z) (and [Phi_c, 1] for "normal"), chunk_size x (m+1).
+        Peak, in (m+1) x (m+1) float64 matrices: the feature map is built with two,
+        K(Z, Z) overwritten by the eigensolver and the eigenvectors scaled in place
+        into T (:class:`NystromFeatureMap`), and "pcg" keeps only T; "normal" holds
+        T, the summed G, its symmetrising temporaries (2), the regularised copy and
+        its Cholesky factor (6 in all), plus the accumulated sums of the chunks in
+        flight and of the pairwise tree (n_folds each); in memory, each chunk in
+        flight also holds K(X_c, Z) (and [Phi_c, 1] for "normal"), chunk_size x (m+1).
         """
         chunk = min(self.chunk_size, n)
         n_chunks = -(-n // chunk)
         in_flight = 1 if n_jobs == 1 else min(2 * n_jobs, n_chunks)
-        square = 6.0
+        square = 2.0
         rows = 0.0
         if solver == "normal":
             depth = 1 if dask_input else math.ceil(math.log2(n_chunks)) + 1
-            square += n_folds * ((0 if dask_input else in_flight) + depth)
+            square = 6.0 + n_folds * ((0 if dask_input else in_flight) + depth)
             rows = 0.0 if dask_input else 2.0 * in_flight * chunk
         elif not dask_input:
             rows = float(in_flight * chunk)
