@@ -130,7 +130,7 @@ def part_floor(blocks=15, ms=(1000, 10_000), tiles=TILES):
         tiler = _KernelTiles(kern, Z, CHUNK)
         default_tile = tiler.rows
         chunks = [X[i * CHUNK:(i + 1) * CHUNK] for i in range(blocks)]
-        t = {key: [] for key in ("exp", "before", "computed", "stored")}
+        t = {key: [] for key in ("exp", "before", "computed", "stored", "distances")}
         t_tile = {r: [] for r in tiles}
         rel_diff = 0.0
         with threadpool_limits(limits=1, user_api="blas"):
@@ -156,6 +156,13 @@ def part_floor(blocks=15, ms=(1000, 10_000), tiles=TILES):
                 t0 = time.perf_counter()
                 _chunk_products(tiler, None, None, None, alpha, 0.1, Kc=Kc)
                 t["stored"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()  # the distance product of each tile alone
+                Xa, buf = tiler._augment(Xc), np.empty((tiler.rows, m))
+                for i in range(0, len(Xc), tiler.rows):
+                    Xt = Xa[i:i + tiler.rows]
+                    np.matmul(Xt, tiler.ZaT, out=buf[:len(Xt)])
+                t["distances"].append(time.perf_counter() - t0)
+                del Xa, buf
                 rel_diff = max(rel_diff, float(np.max(np.abs(after[:-1] - before))
                                                / np.max(np.abs(before))))
                 for r in tiles:
@@ -172,6 +179,8 @@ def part_floor(blocks=15, ms=(1000, 10_000), tiles=TILES):
                    before_seconds_per_block=med["before"],
                    computed_seconds_per_block=med["computed"],
                    stored_seconds_per_block=med["stored"],
+                   distances_seconds_per_block=med["distances"],
+                   ratio_distances=med["distances"] / med["exp"],
                    ratio_before=med["before"] / med["exp"],
                    ratio_computed=med["computed"] / med["exp"],
                    ratio_stored=med["stored"] / med["exp"],

@@ -384,14 +384,69 @@ def test_auto_solver_rule(data, monkeypatch):
         == "pcg"
     tuned = FixedSizeLSSVMClassifier(n_prototypes=30, random_state=0,
                                      gamma=[1.0, 10.0]).fit(X, y)
-    assert tuned.solver_ == "normal"  # choosing gamma needs the accumulated sums
+    assert tuned.solver_ == "normal"  # "auto" chooses gamma from all cv folds' sums
 
 
 def test_pcg_errors(data):
     X, y = data
-    with pytest.raises(ValueError, match="solver='pcg' fits one gamma"):
-        FixedSizeLSSVMClassifier(solver="pcg", gamma=[1.0, 2.0]).fit(X, y)
+    with pytest.raises(ValueError, match="cv='loo' needs the accumulated sums"):
+        FixedSizeLSSVMClassifier(solver="pcg", gamma=[1.0, 2.0], cv="loo").fit(X, y)
     with pytest.raises(ValueError, match="solver must be one of"):
         FixedSizeLSSVMClassifier(solver="cg").fit(X, y)
     with pytest.raises(ValueError, match="tol"):
         FixedSizeLSSVMClassifier(solver="pcg", tol=0.0).fit(X, y)
+
+
+def test_feature_map_holds_at_most_two_square_matrices():
+    """The map is built in two m x m float64 matrices (K(Z, Z), overwritten by the
+    eigensolver, and U, scaled in place into T), so that m = 10,000 fits in 2 GiB;
+    numpy's eigh with a symmetrised copy took six. tracemalloc sees numpy's and
+    f2py's allocations (the LAPACK workspace is a numpy array)."""
+    import tracemalloc
+
+    m = 600
+    Z = np.random.default_rng(0).standard_normal((m, 5))
+    kernel = RBF(5.0)
+    tracemalloc.start()
+    try:
+        fmap = NystromFeatureMap(kernel, Z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    square = 8 * m * m
+    assert peak < 2.2 * square, peak / square
+    assert fmap.projection.shape == (m, fmap.n_components)
+    # the kept map is the same as from numpy's eigh on the symmetric matrix
+    s, U = np.linalg.eigh(kernel(Z))
+    np.testing.assert_allclose(fmap.eigvals, s[::-1][: fmap.n_components], rtol=1e-10,
+                               atol=1e-12 * s[-1])
+    Phi = fmap.transform(Z)
+    np.testing.assert_allclose(Phi @ Phi.T, kernel(Z), atol=1e-8)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_pcg_gamma_by_held_out_fold(data, weighted):
+    """solver="pcg" with several gamma: each candidate solved on the rows i with
+    i mod cv != 0 and scored on the others, then the chosen one solved on all rows.
+    Checked against solver="normal" fits on the same split, made by hand."""
+    X, y = data
+    v = np.random.default_rng(3).uniform(0.5, 2.0, len(y)) if weighted else None
+    gammas, cv = [0.1, 1.0, 30.0], 4
+    common = dict(n_prototypes=30, random_state=0, tol=1e-12)
+    est = FixedSizeLSSVMClassifier(solver="pcg", gamma=gammas, cv=cv,
+                                   **common).fit(X, y, sample_weight=v)
+    held = np.arange(len(y)) % cv == 0
+    w = np.ones(len(y)) if v is None else v
+    errors = []
+    same = dict(prototypes=est.prototypes_, tol=1e-12)  # zero weights: not drawn from
+    for g in gammas:
+        ref = FixedSizeLSSVMClassifier(solver="normal", gamma=g, **same)
+        ref.fit(X, y, sample_weight=np.where(held, 0.0, w))
+        t = np.where(y[held] == ref.classes_[1], 1.0, -1.0)
+        r = (t - ref.decision_function(X[held])) ** 2
+        errors.append(float(r @ w[held] / w[held].sum()))
+    np.testing.assert_allclose(est.cv_errors_, errors, rtol=1e-8)
+    assert est.gamma_ == gammas[int(np.argmin(errors))]
+    final = FixedSizeLSSVMClassifier(solver="normal", gamma=est.gamma_, **same)
+    final.fit(X, y, sample_weight=v)
+    assert _rel(est.decision_function(X), final.decision_function(X)) < 1e-8

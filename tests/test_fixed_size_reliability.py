@@ -158,7 +158,7 @@ def test_all_rows_as_prototypes_at_400k_fails_before_allocating():
 @pytest.mark.parametrize("solver", ["normal", "pcg"])
 def test_memory_guard_with_a_small_limit(small, monkeypatch, solver):
     X, _, y_reg = small
-    monkeypatch.setattr(memory, "available_memory", lambda: 2**16)  # 64 KiB
+    monkeypatch.setattr(memory, "available_memory", lambda: 2**15)  # 32 KiB
     est = FixedSizeLSSVMRegressor(n_prototypes=60, prototypes="random", solver=solver)
     with pytest.raises(MemoryError,
                        match=r"Nothing was allocated; use fewer prototypes \(n_proto"):
@@ -295,3 +295,24 @@ def test_kernel_overflow_at_predict_raises(small, cls):
         est.predict(X[:3] * 1e120)
     with pytest.raises(ValueError, match="the model's output is NaN or inf"):
         est.predict(da.from_array(X[:3] * 1e120, chunks=(3, -1))).compute()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_dask_pcg_gamma_grid_equals_in_memory(small, weighted):
+    """solver="pcg" with several gamma on a Dask X: the held-out fold's errors, the
+    chosen gamma and the refit equal the in-memory run's (also with stored blocks)."""
+    X, y, _ = small
+    w = _weights_and_repeats(len(X), seed=3)[0] if weighted else None
+    common = dict(n_prototypes=12, random_state=0, solver="pcg", tol=1e-13,
+                  chunk_size=20, gamma=[0.1, 1.0, 10.0], cv=3)
+    local = FixedSizeLSSVMClassifier(**common).fit(X, y, sample_weight=w)
+    stored = FixedSizeLSSVMClassifier(store_kernel=True, **common).fit(
+        X, y, sample_weight=w)
+    remote = FixedSizeLSSVMClassifier(**common).fit(
+        da.from_array(X, chunks=(20, -1)), y,
+        sample_weight=None if w is None else da.from_array(w, chunks=20))
+    for other in (stored, remote):
+        np.testing.assert_allclose(other.cv_errors_, local.cv_errors_, rtol=1e-10)
+        assert other.gamma_ == local.gamma_
+        np.testing.assert_allclose(other.dual_coef_, local.dual_coef_, rtol=1e-10,
+                                   atol=1e-10 * np.abs(local.dual_coef_).max())

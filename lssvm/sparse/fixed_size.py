@@ -675,11 +675,8 @@ class NystromRidgePCG:
         self.dask = is_dask(X)
         if self.dask:  # kept on the workers (or in memory) for every pass of CG
             X = X.persist()
-            sample_weight = None if sample_weight is None else sample_weight.persist()
         self.X, self.kernel, self.Z = X, kernel, fmap.Z
-        self.W = sample_weight  # v_k: H = A^T V A + ..., right-hand side A^T V Y
         self.T = fmap.projection  # (m, r)
-        self.gamma = float(gamma)
         self.chunk_size, self.n_jobs = int(chunk_size), int(n_jobs)
         self.starts = list(range(0, X.shape[0], self.chunk_size))
         # store_blocks: keep the K(X_c, Z) of the first pass (8 N m bytes) and reuse
@@ -688,19 +685,34 @@ class NystromRidgePCG:
         self._blocks = {}
         self._tiler = _KernelTiles(kernel, self.Z, self.chunk_size)
         m = self.Z.shape[0]
+        root = np.sqrt(fmap.eigvals)  # U = T S^{1/2}: U is not kept
+        self._m, self._s = m, fmap.eigvals
+        self._u = root * (self.T.T @ np.ones(m))  # U^T 1_m = S^{1/2} T^T 1_m
+        # ||1 - U U^T 1||^2
+        self._outside = float(np.sum((1.0 - self.T @ (root * self._u)) ** 2))
+        self.set_weights(sample_weight, gamma)
+        self.n_matvec = 0
+
+    def set_weights(self, sample_weight, gamma):
+        """Use other row weights v_k (None: all 1) and gamma; stored blocks stay."""
+        if self.dask and sample_weight is not None:
+            sample_weight = sample_weight.persist()
+        self.W = sample_weight  # v_k: H = A^T V A + ..., right-hand side A^T V Y
         if sample_weight is None:
-            n = X.shape[0]
+            n = self.X.shape[0]
         else:  # the weighted row count sum_k v_k takes the place of N
             total = sample_weight.sum()
             n = float(total.compute() if self.dask else total)
-        s, root = fmap.eigvals, np.sqrt(fmap.eigvals)  # U = T S^{1/2}: U is not kept
-        scale = n / m
-        u = root * (self.T.T @ np.ones(m))  # U^T 1_m = S^{1/2} T^T 1_m
+        self._scale = n / self._m
+        self.set_gamma(gamma)
+
+    def set_gamma(self, gamma):
+        """Use another gamma: only the O(r) parts of M change (stored blocks stay)."""
+        self.gamma = float(gamma)
+        scale, s, u = self._scale, self._s, self._u
         self.D = scale * s + 1.0 / self.gamma  # N/m S + I/gamma
-        self.c = scale * root * u  # N/m S^{1/2} U^T 1_m
-        outside = float(np.sum((1.0 - self.T @ (root * u)) ** 2))  # ||1 - U U^T 1||^2
-        self.sigma = scale * (outside + float(np.sum(u**2 / (self.gamma * self.D))))
-        self.n_matvec = 0
+        self.c = scale * np.sqrt(s) * u  # N/m S^{1/2} U^T 1_m
+        self.sigma = scale * (self._outside + float(np.sum(u**2 / (self.gamma * self.D))))
 
     # one pass over the rows ------------------------------------------------------
     def _chunk(self, i, alpha, b, Y):
@@ -783,6 +795,55 @@ class NystromRidgePCG:
         return res.x, res
 
 
+def _heldout_sse(Xh, Yh, Wh, coef, kernel, Z, chunk_size):
+    """sum_k v_k ||y_k - f(x_k)||^2 over the rows of one block, f = K(x, Z) beta + b."""
+    beta, b = coef
+    Xh = np.asarray(Xh, dtype=np.float64)
+    Yh = _as_2d(np.asarray(Yh, dtype=np.float64))
+    total = 0.0
+    with blas_controller().limit(limits=1):
+        for i in range(0, Xh.shape[0], chunk_size):
+            rows = slice(i, i + chunk_size)
+            r = np.sum((Yh[rows] - (kernel(Xh[rows], Z) @ beta + b)) ** 2, axis=1)
+            total += float(r @ Wh[rows]) if Wh is not None else float(r.sum())
+    return total
+
+
+def holdout_errors(pcg, X, Y, W, weights, held, gammas, fmap, *, tol):
+    r"""Held-out mean squared error of each gamma for :class:`NystromRidgePCG`.
+
+    ``pcg`` was built with the weights of the training part (the held-out rows
+    weighted 0, so that every pass reads the same row blocks, in memory or on Dask);
+    for each gamma it is re-preconditioned (:meth:`NystromRidgePCG.set_gamma`) and
+    solved, and the held-out rows ``held`` (a boolean mask) are predicted (``W``: the
+    weights as the passes take them, numpy or Dask; ``weights``: the same in memory,
+    or None for all 1). Error:
+    :math:`\sum_{k \in h} v_k \|y_k - f(x_k)\|^2 / \sum_{k \in h} v_k`, the criterion
+    of :func:`cv_errors` on one fold.
+    """
+    Xh, Yh = pcg.X[held], Y[held]  # pcg.X: a Dask X as persisted for the passes
+    Wh = None if W is None else W[held]
+    errors = np.empty(len(gammas))
+    for g, gamma in enumerate(gammas):
+        pcg.set_gamma(gamma)
+        theta, _ = pcg.solve(Y, tol=tol)
+        coef = (fmap.projection @ theta[:-1], theta[-1])  # beta, b
+        if is_dask(Xh):
+            import dask
+
+            parts = [dask.delayed(_heldout_sse, pure=True)(xb, yb, wb, coef, pcg.kernel,
+                                                           fmap.Z, pcg.chunk_size)
+                     for xb, yb, wb in zip(Xh.to_delayed().ravel(),
+                                           Yh.to_delayed().ravel(),
+                                           _weight_blocks(Wh, Xh.numblocks[0]))]
+            sse = float(dask.compute(sum(parts))[0])
+        else:
+            sse = _heldout_sse(Xh, Yh, Wh, coef, pcg.kernel, fmap.Z, pcg.chunk_size)
+        errors[g] = sse
+    total = float(held.sum()) if weights is None else float(weights[held].sum())
+    return errors / total
+
+
 # --- estimators -----------------------------------------------------------------------
 
 
@@ -817,7 +878,11 @@ class _FixedSizeBase(BaseEstimator):
     gamma : float or sequence of floats, default=1.0
         Regularization constant of the primal problem. A sequence: candidates, the
         one with the smallest closed-form ``cv``-fold squared error is used
-        (``gamma_``, ``cv_errors_``).
+        (``gamma_``, ``cv_errors_``). With ``solver="pcg"``, which has no
+        accumulated sums to take folds from, one fold is held out instead (rows i
+        with i mod cv == 0, weighted 0 in the passes): each candidate is one PCG
+        solve on the other rows and a prediction of the held-out ones, then the
+        chosen gamma is solved on every row (:func:`holdout_errors`).
     kernel, sigma2, degree, tau
         As for :class:`lssvm.LSSVMClassifier` (RBF K(x, z) = exp(-||x-z||^2/sigma2)
         [S 3.13]); ``sigma2="scale"`` is n_features * X.var() of the training X
@@ -833,7 +898,8 @@ class _FixedSizeBase(BaseEstimator):
         Rows per chunk of the accumulation (memory about 8 chunk_size m bytes).
     cv : int or "loo", default=5
         Folds for a sequence of ``gamma`` (row i is in fold i mod cv), from the
-        fold sums of the one pass. "loo": the exact leave-one-out squared error of
+        fold sums of the one pass ("pcg": fold 0 held out, see ``gamma``). "loo"
+        ("normal" only): the exact leave-one-out squared error of
         every candidate in closed form (:class:`LeaveOneOut`; a second pass over the
         rows, no refit).
     n_jobs : int or None, default=None
@@ -845,7 +911,7 @@ class _FixedSizeBase(BaseEstimator):
         (O(N m^2) flops, memory O(m^2 + chunk m)) and factor them. "pcg": CG on the
         same system preconditioned from K_mm alone (:class:`NystromRidgePCG`,
         FALKON): one pass over the rows per iteration, O(N m) kernel values and
-        4 N m q flops each; one ``gamma`` only. A Dask X runs each pass as one task per
+        4 N m q flops each; several ``gamma`` by a held-out fold. A Dask X runs each pass as one task per
         row block (the m x m work on the client) and is persisted for the run.
         "auto": "pcg" when m > ``AUTO_PCG_MIN_PROTOTYPES`` (2000), ``gamma`` is one
         value and X is in memory; "normal" otherwise.
@@ -1050,12 +1116,28 @@ class _FixedSizeBase(BaseEstimator):
             Y = targets(y)
         if solver == "pcg":
             store = False if dask_input else self._store_kernel(n, Z.shape[0])
+            self.cv_errors_, self.gamma_ = None, float(gammas[0])
+            if len(gammas) > 1:  # one fold held out: rows i with i mod cv == 0
+                held = np.arange(n) % min(int(self.cv), n) == 0
+                train = np.where(held, 0.0, 1.0 if weights is None else weights)
+                if dask_input:
+                    import dask.array as da
+
+                    W_train = da.from_array(train, chunks=(X.chunks[0],))
+                else:
+                    W_train = train
+            else:
+                W_train = W
             pcg = NystromRidgePCG(X, kernel, fmap, gammas[0],
                                   chunk_size=self.chunk_size, n_jobs=n_jobs,
-                                  sample_weight=W, store_blocks=store)
+                                  sample_weight=W_train, store_blocks=store)
+            if len(gammas) > 1:
+                self.cv_errors_ = holdout_errors(
+                    pcg, X, Y, W, weights, held, gammas, fmap, tol=self.tol)
+                self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
+                pcg.set_weights(W, self.gamma_)  # the refit on every row
             theta, res = pcg.solve(Y, tol=self.tol)
             self.kernel_stored_ = store
-            self.cv_errors_, self.gamma_ = None, float(gammas[0])
             self.n_iter_, self.cg_residuals_ = int(res.n_iter), res.residuals
             return self._set_coefficients(theta, fmap)
         self.n_iter_, self.cg_residuals_ = 0, None
@@ -1164,11 +1246,12 @@ class _FixedSizeBase(BaseEstimator):
         if self.solver == "auto":
             pcg = m > AUTO_PCG_MIN_PROTOTYPES and n_gammas == 1 and not dask_input
             return "pcg" if pcg else "normal"
-        if self.solver == "pcg" and n_gammas > 1:
+        if self.solver == "pcg" and n_gammas > 1 and isinstance(self.cv, str):
             raise ValueError(
-                f"{type(self).__name__}: solver='pcg' fits one gamma; choosing among "
-                f"{n_gammas} values needs the accumulated sums of solver='normal' "
-                f"(or 'auto'); got gamma={self.gamma!r}."
+                f"{type(self).__name__}: cv='loo' needs the accumulated sums of "
+                f"solver='normal' (or 'auto'); solver='pcg' chooses among {n_gammas} "
+                f"values of gamma on one held-out fold, so cv must be an int >= 2; "
+                f"got cv={self.cv!r}."
             )
         return self.solver
 
