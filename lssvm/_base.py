@@ -3,7 +3,7 @@
 The classifier [S 3.5-3.7] and the function estimator [S 3.32-3.34] differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
 hand their system to :func:`lssvm.linalg.solvers.solve_bordered_kkt`, through
-:meth:`LSSVMBase._solve_kkt`, which picks the direct solver or matrix-free CG, and
+:func:`solve_kkt_default`, which picks the direct solver or matrix-free CG, and
 drops the border (and b) when ``fit_intercept=False``: [S 3.62], the system of
 regularization networks [S 3.50] and Gaussian processes [S 3.63].
 """
@@ -208,6 +208,74 @@ def warn_degenerate_width(kernel, X, *, owner):
     )
 
 
+def fitted_kernel(estimator, X=None):
+    """The kernel a fit of ``estimator`` (an :class:`LSSVMBase`) on X would use.
+
+    Every parameter is validated first (the constraints table, as at the start of
+    ``fit``), then the kernel is built with sigma2="scale" resolved on X. Pruning
+    builds the kernel matrix of its first factor with it (:mod:`lssvm.sparse.pruning`).
+    """
+    validate_params(estimator)
+    return estimator._make_kernel(X)
+
+
+def fit_with_kkt_solver(estimator, solve, X, y, **fit_params):
+    """``estimator.fit(X, y, **fit_params)`` with ``solve`` in place of its KKT solve.
+
+    ``solve(kernel, X, gamma, a, d, signs=None) -> KKTSolution`` has the signature
+    of :func:`solve_kkt_default` (less the estimator) and may call it for the
+    systems it does not cover. This is the one hook through which a caller hands a
+    fit a factor it already has (pruning passes its downdated Cholesky factor,
+    :mod:`lssvm.sparse.pruning`); the hook is removed when the fit returns, so the
+    fitted estimator is an ordinary one. Returns what ``fit`` returns.
+    """
+    estimator._kkt_solver_override = solve
+    try:
+        return estimator.fit(X, y, **fit_params)
+    finally:
+        del estimator._kkt_solver_override
+
+
+def solve_kkt_default(estimator, kernel, X, gamma, a, d, signs=None):
+    """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``estimator.solver``.
+
+    The KKT solve of every LS-SVM fit unless :func:`fit_with_kkt_solver` replaces
+    it. ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,
+    [S 3.62], b = 0. "direct": the lower triangle of K, factored in place. "cg": K
+    as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
+    """
+    n = X.shape[0]
+    warn_degenerate_width(kernel, X, owner=estimator)
+    if not estimator.fit_intercept:
+        a = None  # [S 3.62]: no border, no b
+    if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal
+        shift = float(np.mean(1.0 / np.asarray(gamma)))
+    else:
+        shift = 1.0 / gamma
+    on_dask = getattr(estimator, "_on_dask", False)  # a Dask X: always CG
+    if not on_dask and solvers.choose_method(estimator.solver, n) == "direct":
+        solvers.check_direct_memory(n, owner=estimator)  # before the N x N matrix
+        K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
+        return solve_bordered_kkt(
+            K, gamma, a, d, signs=signs, method="direct", overwrite=True
+        )
+    preconditioner = NystromPreconditioner(
+        kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
+    )
+    if on_dask:  # the products on the current dask.distributed client
+        from .linalg.dask_operators import DaskKernelOperator
+
+        operator = DaskKernelOperator(kernel, X)
+    else:
+        operator = KernelOperator(
+            kernel, X, n_jobs=effective_n_jobs(estimator.n_jobs)
+        )
+    return solve_bordered_kkt(
+        operator, gamma, a, d, signs=signs, method="cg",
+        tol=estimator.tol, preconditioner=preconditioner,
+    )  # fmt: skip
+
+
 class NamedParameters:
     """Mixin: a wrong constructor argument raises a TypeError naming the public class.
 
@@ -346,11 +414,6 @@ default="rbf"
         )
         return tags
 
-    def _check_params(self, X=None):
-        """Validate every parameter (the constraints table), then build the kernel."""
-        validate_params(self)
-        return self._make_kernel(X)
-
     def _make_kernel(self, X=None):
         """The kernel of the (validated) parameters; sigma2="scale" resolved on X."""
         return check_kernel(
@@ -358,63 +421,13 @@ default="rbf"
             degree=self.degree, tau=self.tau, owner=self,
         )  # fmt: skip
 
-    def _fit_with_kkt_solver(self, solve, X, y, **fit_params):
-        """``fit(X, y)`` with ``solve`` in place of the estimator's KKT solve.
-
-        ``solve(kernel, X, gamma, a, d, signs=None) -> KKTSolution`` has the signature
-        of :meth:`_solve_kkt_default` and may call it. This is the one hook through
-        which a caller hands the fit a factor it already has (pruning passes its
-        downdated Cholesky factor, :mod:`lssvm.sparse.pruning`); the hook is removed
-        when the fit returns, so the fitted estimator is an ordinary one.
-        """
-        self._kkt_solver_override = solve
-        try:
-            return self.fit(X, y, **fit_params)
-        finally:
-            del self._kkt_solver_override
-
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
-        """The KKT solve of ``fit``: an override set by :meth:`_fit_with_kkt_solver`, else the default."""
+        """The KKT solve of ``fit``: :func:`solve_kkt_default`, or the one set by
+        :func:`fit_with_kkt_solver`."""
         override = getattr(self, "_kkt_solver_override", None)
         if override is not None:
             return override(kernel, X, gamma, a, d, signs=signs)
-        return self._solve_kkt_default(kernel, X, gamma, a, d, signs=signs)
-
-    def _solve_kkt_default(self, kernel, X, gamma, a, d, signs=None):
-        """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``self.solver``.
-
-        ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,
-        [S 3.62], b = 0. "direct": the lower triangle of K, factored in place. "cg": K
-        as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
-        """
-        n = X.shape[0]
-        warn_degenerate_width(kernel, X, owner=self)
-        if not self.fit_intercept:
-            a = None  # [S 3.62]: no border, no b
-        if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal
-            shift = float(np.mean(1.0 / np.asarray(gamma)))
-        else:
-            shift = 1.0 / gamma
-        on_dask = getattr(self, "_on_dask", False)  # a Dask X: always CG
-        if not on_dask and solvers.choose_method(self.solver, n) == "direct":
-            solvers.check_direct_memory(n, owner=self)  # before the N x N matrix
-            K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
-            return solve_bordered_kkt(
-                K, gamma, a, d, signs=signs, method="direct", overwrite=True
-            )
-        preconditioner = NystromPreconditioner(
-            kernel, X, shift=shift, rank=solvers.preconditioner_rank(n)
-        )
-        if on_dask:  # the products on the current dask.distributed client
-            from .linalg.dask_operators import DaskKernelOperator
-
-            operator = DaskKernelOperator(kernel, X)
-        else:
-            operator = KernelOperator(kernel, X, n_jobs=effective_n_jobs(self.n_jobs))
-        return solve_bordered_kkt(
-            operator, gamma, a, d, signs=signs, method="cg",
-            tol=self.tol, preconditioner=preconditioner,
-        )  # fmt: skip
+        return solve_kkt_default(self, kernel, X, gamma, a, d, signs=signs)
 
     def _from_dask(self, X, y):
         """X, y as numpy arrays; remember whether X came as a Dask array.

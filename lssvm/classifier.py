@@ -21,6 +21,7 @@ decoded by Hamming distance (the book's rule), loss, or a decision DAG.
 from __future__ import annotations
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import ClassifierMixin
@@ -78,6 +79,24 @@ _PROBABILITY_ATTRIBUTES = (
 )
 
 
+class _BitSolutions(NamedTuple):
+    """What the KKT solves of a fit give (``LSSVMClassifier._solve_bits``).
+
+    ``beta`` (N, n_bits): alpha_k y_k of every bit, 0 on the rows a bit does not use;
+    ``b`` (n_bits,); ``loo``: the leave-one-out latent outputs (probability=True,
+    else None); ``factor``: the Cholesky factor of H of the last group of bits (with
+    ``probability`` set, else None); ``n_iter``: the most CG iterations;
+    ``n_factorizations``: the number of groups of bits sharing H.
+    """
+
+    beta: np.ndarray
+    b: np.ndarray
+    loo: np.ndarray | None
+    factor: np.ndarray | None
+    n_iter: int
+    n_factorizations: int
+
+
 def has_probability(estimator):
     """``predict_proba`` exists only with ``probability`` set (as in SVC)."""
     return estimator.probability is not False and estimator.probability is not None
@@ -97,6 +116,30 @@ def check_probability(value, owner):
     """``probability`` as True, False or "bayes"; anything else raises ValueError."""
     check_constraints(value, "probability", PROBABILITY_CONSTRAINTS, owner=owner)
     return value if isinstance(value, str) else bool(value)
+
+
+def fitted_probability(model):
+    """The ``probability`` a classifier was last fitted with (False, True or "bayes").
+
+    None for a model not fitted. It can differ from ``model.probability`` after
+    ``set_params(probability=...)``; :func:`lssvm.bayes.class_probability` reads it
+    to know whether the model holds the moderated output's factor.
+    """
+    return getattr(model, "_probability_fitted", None)
+
+
+def moderated_probability(model, X, *, mu=None, zeta=None, prior=None):
+    """P(y = ``classes_[1]`` | x) of a classifier fitted with probability="bayes".
+
+    The moderated output [VanGestel01] of ``predict_proba``: the latent m(x) of
+    [S 3.7] and the Gaussian-process variance of [S 3.60] from the fit's Cholesky
+    factor, with ``mu``, ``zeta`` and ``prior`` (pi_+) defaulting to the fit's
+    (``mu_``, ``zeta_``, the weighted share of class +1).
+    :func:`lssvm.bayes.class_probability` passes those of a level-2 result.
+    Returns an array of shape (n_samples,).
+    """
+    m = model.bit_outputs(X)[:, 0]  # fitted, features and their names checked
+    return model._bayes_proba(X, m, mu=mu, zeta=zeta, prior=prior)
 
 
 #: The parameters LSSVMClassifier adds to LSSVMBase (also LSSVMClassifierCV's).
@@ -299,6 +342,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     def fit(self, X, y, sample_weight=None):
         """Solve the KKT system of every bit of the output code, [S 3.5] and [S 3.12].
 
+        The steps, in the book's order: check the data, code the classes as the
+        targets of the bits [S 3.12], solve one KKT system [S 3.5] per group of
+        bits sharing K + I/gamma, store the model [S 3.7], then calibrate the
+        probabilities (with ``probability`` set).
+
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
@@ -312,6 +360,24 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             gamma/2 sum_k w_k e_k^2 of [S 3.1]). Integer weights give the model of
             repeated rows; rows of weight 0 are left out, exactly (an infinite
             diagonal entry), and every class must keep a row of positive weight.
+        """
+        X, y_index, gram, w, method = self._check_fit_data(X, y, sample_weight)
+        C, Y, T = self._code_targets(y_index)  # output code [S 3.12], bit targets
+        per_bit = self._per_bit(C.shape[1], X)  # (gamma, kernel) of every bit
+        self._check_probability_method(method, per_bit)
+        solved = self._solve_bits(X, gram, w, Y, T, per_bit, method)  # [S 3.5]
+        self._store_model(X, y_index, w, C, Y, T, per_bit, solved)  # [S 3.7]
+        self._warn_constant_held_out(X, y_index)
+        self._fit_probability(method, Y, T, w, solved)  # Platt or moderated output
+        return self
+
+    def _check_fit_data(self, X, y, sample_weight):
+        """Validate the parameters and the data; set ``classes_``.
+
+        Returns (X, y_index, gram, w, method): the rows of positive weight (all
+        without ``sample_weight``), the index of each row's class in ``classes_``,
+        the Gram matrix for kernel="precomputed" (else None), the weights of the
+        rows kept (or None) and the checked ``probability``.
         """
         validate_params(self)  # the constraints table, once
         X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
@@ -327,6 +393,15 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         )
         if keep is not None:
             X, y_index = X[keep], y_index[keep]
+        return X, y_index, gram, w, method
+
+    def _code_targets(self, y_index):
+        """The output code [S 3.12] and the targets of every bit.
+
+        Returns (C, Y, T): the code matrix (n_classes, n_bits), the +-1 label of
+        each row on each bit (0 where the bit does not use the row) and the bit
+        targets (+-1, or LS-SVM_F's +N/N_1, -N/N_2 [S 3.23]).
+        """
         M = len(self.classes_)
         try:
             C = mc.codebook(M, self.coding, random_state=self.random_state)
@@ -339,8 +414,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 f"{type(self).__name__}: decoding='dag' needs a one-versus-one code "
                 f"(coding='ovo'); got coding={self.coding!r}."
             )
-        n_bits = C.shape[1]
-        per_bit = self._per_bit(n_bits, X)
+        return C, Y, T
+
+    def _check_probability_method(self, method, per_bit):
+        """probability="bayes" needs two classes and K(x, x) at test points."""
+        M = len(self.classes_)
         if method == "bayes" and M > 2:
             raise ValueError(
                 f"{type(self).__name__}: probability='bayes' is for two classes; got "
@@ -355,16 +433,24 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 "probability=True."
             )
 
-        # Bits with the same rows, kernel and gamma share H = K + I/gamma.
+    def _solve_bits(self, X, gram, w, Y, T, per_bit, method):
+        """[S 3.5] for every bit: one KKT solve per group of bits sharing H.
+
+        Bits with the same rows, kernel and gamma share H = K + I/gamma, so each
+        group is one factorisation with one right-hand side per bit. With
+        ``probability`` set, the factor of H is kept (computed once for CG) and,
+        for True, gives the exact leave-one-out outputs of every bit.
+        """
         groups: dict = {}
         for j, (gamma, kernel) in enumerate(per_bit):
             key = ((Y[:, j] != 0).tobytes(), gamma, repr(kernel))
             groups.setdefault(key, []).append(j)
-        N = X.shape[0]
+        N, n_bits = X.shape[0], Y.shape[1]
         beta = np.zeros((N, n_bits))
         b = np.zeros(n_bits)
         loo = np.zeros((N, n_bits)) if method is True else None
         n_iter = 0
+        factor = None
         for bits in groups.values():
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
@@ -385,46 +471,52 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             b[bits] = sol.b
             n_iter = max(n_iter, sol.n_iter)
             if method is not False:
-                factor = sol.factor
-                if factor is None:  # CG: factor H once for the probabilities
-                    check_dense_memory(  # before the N x N matrix, as "direct" does
-                        len(rows), owner=self,
-                        what=f"probability={method!r} (the Cholesky factor of "
-                        "K + I/gamma)",
-                        alternative="use probability=False with solver='cg'",
-                    )  # fmt: skip
-                    factor = solve_bordered_kkt(
-                        kernel.gram_lower(X[rows]), gamma_rows, None,
-                        np.zeros(len(rows)), overwrite=True,
-                    ).factor  # fmt: skip
+                factor = self._probability_factor(
+                    sol, kernel, X[rows], gamma_rows, method
+                )
             if method is True:  # exact leave-one-out outputs from the factor of H
                 loo[np.ix_(rows, bits)] = loo_latent(
                     factor, T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
                     fit_intercept=bool(self.fit_intercept), overwrite=True,
                 )  # fmt: skip
+        return _BitSolutions(beta, b, loo, factor, n_iter, len(groups))
 
+    def _probability_factor(self, sol, kernel, X_rows, gamma_rows, method):
+        """The Cholesky factor of H the probabilities need: the solve's, or (CG) H's."""
+        if sol.factor is not None:
+            return sol.factor
+        check_dense_memory(  # before the N x N matrix, as "direct" does
+            len(X_rows), owner=self,
+            what=f"probability={method!r} (the Cholesky factor of K + I/gamma)",
+            alternative="use probability=False with solver='cg'",
+        )  # fmt: skip
+        return solve_bordered_kkt(
+            kernel.gram_lower(X_rows), gamma_rows, None, np.zeros(len(X_rows)),
+            overwrite=True,
+        ).factor  # fmt: skip
+
+    def _store_model(self, X, y_index, w, C, Y, T, per_bit, solved):
+        """The fitted model [S 3.7]: alpha_k = beta_k y_k, e_k = alpha_k / gamma_k."""
         self.codebook_ = C
         self.kernels_ = [kernel for _, kernel in per_bit]
         self.gammas_ = np.array([gamma for gamma, _ in per_bit])
         same = all(k == self.kernels_[0] for k in self.kernels_)
         self.kernel_ = self.kernels_[0] if same else None
-        self.n_factorizations_ = len(groups)
-        self.n_iter_ = n_iter
+        self.n_factorizations_ = solved.n_factorizations
+        self.n_iter_ = solved.n_iter
         self.support_vectors_ = X.copy()
+        beta, b = solved.beta, solved.b
         alpha = beta * Y  # alpha_k = beta_k y_k (y_k = +-1; 0 on unused rows)
         gammas = self.gammas_ if w is None else np.outer(w, self.gammas_)
         e = alpha / gammas  # alpha_k = gamma_k e_k, [S 3.4]
         # Target of each class on each bit, for loss-based decoding
         self.code_targets_ = mc.code_targets(y_index, T)
-        self._binary = M == 2 and np.array_equal(C, [[-1], [1]])
+        self._binary = len(self.classes_) == 2 and np.array_equal(C, [[-1], [1]])
         if self._binary:  # the binary LS-SVM [S 3.5]: 1-D attributes
             self.alpha_, self.dual_coef_, self.e_ = alpha[:, 0], beta[:, 0], e[:, 0]
             self.b_ = float(b[0])
         else:
             self.alpha_, self.dual_coef_, self.e_, self.b_ = alpha, beta, e, b
-        self._warn_constant_held_out(X, y_index)
-        self._fit_probability(method, Y, T, beta, b, loo, w, factor if method else None)
-        return self
 
     def _warn_constant_held_out(self, X, y_index):
         """NumericalWarning when the model predicts one class away from its own points.
@@ -481,7 +573,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             stacklevel=3,
         )
 
-    def _fit_probability(self, method, Y, T, beta, b, loo, w, factor):
+    def _fit_probability(self, method, Y, T, w, solved):
         """Platt's sigmoids on the leave-one-out outputs, or the Bayesian mu, zeta.
 
         A previous fit's probability attributes are removed first: a model refit
@@ -491,6 +583,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             self.__dict__.pop(name, None)
         self._probability_fitted = method
         if method is True:
+            loo = solved.loo
             n_bits = Y.shape[1]
             self.probA_, self.probB_ = np.zeros(n_bits), np.zeros(n_bits)
             for j in range(n_bits):
@@ -502,11 +595,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         elif method == "bayes":
             t = T[:, 0]
             self.mu_, self.zeta_ = prob.evidence_mu(
-                t, beta[:, 0], b[0], self.gammas_[0], w
+                t, solved.beta[:, 0], solved.b[0], self.gammas_[0], w
             )
             w = np.ones_like(t) if w is None else w
             self._prior = float(w[t > 0].sum() / w.sum())  # pi_+, weighted
-            self._cholesky_ = factor  # U^T U = K + I/gamma (weighted diagonal)
+            self._cholesky_ = solved.factor  # U^T U = K + I/gamma (weighted diagonal)
 
     @available_if(has_probability)
     def predict_proba(self, X):
@@ -556,7 +649,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
         ``mu``, ``zeta``, ``prior`` default to the fit's (``mu_``, ``zeta_``, the
         weighted share of class +1); :func:`lssvm.bayes.class_probability` passes
-        those of its level-2 result.
+        those of its level-2 result (through :func:`moderated_probability`).
         """
         mu = self.mu_ if mu is None else mu
         zeta = self.zeta_ if zeta is None else zeta

@@ -62,7 +62,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._validation import check_numeric_targets
-from ..classifier import LSSVMClassifier
+from ..classifier import LSSVMClassifier, fitted_probability, moderated_probability
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
 from ..regressor import LSSVMRegressor
@@ -91,6 +91,13 @@ LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
 # N x N matrices held while the centred spectrum [VG 8] is computed (K, Q K, Q K Q,
 # its eigenvectors, Q and V), compared with the available memory before allocating.
 _SPECTRUM_MATRICES = 6
+# n_eff of Level2Result (N_eff of [VG 8-11]): the eigenvalues lambda_G,i above
+# _N_EFF_RTOL times the largest, a relative rank cutoff of about 4500 machine
+# epsilons (the eigensolver's round-off on a singular M K M is of order N eps times
+# the largest eigenvalue). _TINY keeps the largest eigenvalue positive in the cutoff
+# for an all-zero spectrum (K = 0): no eigenvalue counts there.
+_N_EFF_RTOL = 1e-12
+_TINY = 1e-300
 
 
 class Spectrum(NamedTuple):
@@ -447,7 +454,8 @@ def level2(
         model = level1(
             X_given, y, gamma=out["gamma"], sigma2=sigma2, kernel=kernel, task=task
         )
-    n_eff = int(np.sum(spectrum.eigvals > 1e-12 * max(spectrum.eigvals[-1], 1e-300)))
+    top = max(spectrum.eigvals[-1], _TINY)  # eigh sorts ascending: the largest
+    n_eff = int(np.sum(spectrum.eigvals > _N_EFF_RTOL * top))
     return Level2Result(
         **out, n_eff=n_eff, eigvals=spectrum.eigvals, sigma2=sigma2, targets=t,
         classes=classes, model=model,
@@ -639,7 +647,7 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
             f"got prior={prior!r}."
         )
     model = result.model
-    if getattr(model, "_probability_fitted", None) != "bayes":
+    if fitted_probability(model) != "bayes":
         # a level-1 model fitted without probability="bayes" (built by hand): the
         # same model with the moderated output, fitted once on its own data
         model = clone(model).set_params(probability="bayes")
@@ -647,5 +655,4 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     # LSSVMClassifier(probability="bayes"): m(x) and the GP variance of [S 3.60],
     # z | y ~ N(y, 1/zeta + var/mu), Bayes' rule (lssvm.probability), with the
     # level-2 mu, zeta and this prior
-    m = model.bit_outputs(X)[:, 0]  # fitted, features and their names checked
-    return model._bayes_proba(X, m, mu=result.mu, zeta=result.zeta, prior=pi)
+    return moderated_probability(model, X, mu=result.mu, zeta=result.zeta, prior=pi)

@@ -90,6 +90,14 @@ _LOG_2PI = np.log(2.0 * np.pi)
 NOISE_FLOOR = 1e-6
 #: The fast solver's noise has settled when |log(sigma^2_new / sigma^2)| < NOISE_RTOL.
 NOISE_RTOL = 1e-5
+# When the Cholesky factorisation of H = A + G fails on round-off (a near-singular
+# G), _JITTER times the mean diagonal of H is added to its diagonal: a relative
+# shift of about 4.5e5 machine epsilons, enough to lift pivots that round-off made
+# non-positive and small next to the diagonal. _TINY, a positive floor far below
+# any weight that matters, keeps the re-estimate alpha_i = gamma_i / mu_i^2 finite
+# when mu_i = 0 and the jitter positive when H is 0.
+_JITTER = 1e-10
+_TINY = 1e-300
 
 
 # --- linear algebra of one model --------------------------------------------------
@@ -101,7 +109,7 @@ def _posterior(G, alpha):
     try:
         factor = cho_factor(H, lower=True, check_finite=False)
     except np.linalg.LinAlgError:  # round-off on a (near-)singular G: a tiny jitter
-        H[np.diag_indices_from(H)] += 1e-10 * max(np.trace(H) / len(H), 1e-300)
+        H[np.diag_indices_from(H)] += _JITTER * max(np.trace(H) / len(H), _TINY)
         factor = cho_factor(H, lower=True, check_finite=False)
     Sigma = cho_solve(factor, np.eye(len(alpha)), check_finite=False)
     logdet_H = 2.0 * np.sum(np.log(np.diag(factor[0])))
@@ -261,7 +269,7 @@ def _em_regression(Phi, t, noise0, fit_noise, max_iter, tol, alpha_max, timer):
         history.append(L)
         times.append(timer())
         gamma = 1.0 - alpha * np.diag(Sigma)  # gamma_i = 1 - alpha_i Sigma_ii
-        new_alpha = gamma / np.maximum(mu * mu, 1e-300)  # alpha_i = gamma_i / mu_i^2
+        new_alpha = gamma / np.maximum(mu * mu, _TINY)  # alpha_i = gamma_i / mu_i^2
         if fit_noise:
             r = t - Phi[:, idx] @ mu
             noise = max(float(r @ r) / max(N - gamma.sum(), 1e-12), floor)
@@ -388,7 +396,7 @@ def _fit_classifier(Phi, t, solver, max_iter, tol, irls_max_iter, irls_tol, alph
             history.append(_laplace_evidence(psi, logdet_H, alpha_a))
             times.append(timer())
             gamma = 1.0 - alpha_a * np.diag(Sigma)
-            new_alpha = gamma / np.maximum(w * w, 1e-300)  # alpha_i = gamma_i / mu_i^2
+            new_alpha = gamma / np.maximum(w * w, _TINY)  # alpha_i = gamma_i / mu_i^2
             keep = new_alpha < alpha_max
             if not keep.any():
                 keep[np.argmin(new_alpha)] = True

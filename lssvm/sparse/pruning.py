@@ -64,7 +64,7 @@ from sklearn.base import ClassifierMixin, clone, is_classifier
 from sklearn.utils.validation import check_array, check_X_y
 
 from .. import multiclass as mc
-from .._base import LSSVMBase
+from .._base import LSSVMBase, fit_with_kkt_solver, fitted_kernel, solve_kkt_default
 from .._log import Progress
 from .._validation import (
     check_count,
@@ -273,7 +273,7 @@ def _fit_stage(template, X, y, kept, stage_factor):
     """A clone of ``template`` fitted on the points ``kept``.
 
     With a factor, the estimator's own ``fit`` runs through
-    :meth:`lssvm._base.LSSVMBase._fit_with_kkt_solver` with its KKT solve replaced
+    :func:`lssvm._base.fit_with_kkt_solver` with its KKT solve replaced
     by the elimination [S 3.25] on the factor of H on the kept points: two
     triangular solves, the factor computed once at the first stage (then kept) and
     downdated between stages. The fitted estimator is a normal one, its solution
@@ -295,7 +295,7 @@ def _fit_stage(template, X, y, kept, stage_factor):
         )
         if not covered:
             calls["other"] += 1
-            return est._solve_kkt_default(kernel, X_sub, gamma, a, d, signs=signs)
+            return solve_kkt_default(est, kernel, X_sub, gamma, a, d, signs=signs)
         calls["covered"] += 1
         if not len(factor):  # [S 3.24] by one Cholesky of H, kept for the next stages
             factor.reorder(kept)
@@ -304,7 +304,7 @@ def _fit_stage(template, X, y, kept, stage_factor):
         a = a if est.fit_intercept else None  # [S 3.62] without the border
         return factor.solve_kkt(a, d, signs=signs, index=kept)
 
-    est._fit_with_kkt_solver(solve, X[kept], y[kept])
+    fit_with_kkt_solver(est, solve, X[kept], y[kept])
     return est, calls["other"] == 0 and calls["covered"] > 0
 
 
@@ -565,7 +565,7 @@ def _report(path, log):
 def _new_factor_path(template, X, update, stage=0):
     if update == "refit" or template.solver == "cg":
         return None
-    kernel = template._check_params(X)
+    kernel = fitted_kernel(template, X)
     empty = CholeskyFactor.from_kernel(kernel(X, X), float(template.gamma), order=[])
     return _StageFactor(kernel, empty, stage)
 
