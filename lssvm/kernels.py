@@ -34,6 +34,7 @@ from threadpoolctl import ThreadpoolController
 
 __all__ = [
     "Kernel",
+    "rbf_exponent_factors",
     "Linear",
     "Polynomial",
     "RBF",
@@ -256,6 +257,38 @@ class ARDRBF(RBF):
 
     def __repr__(self):
         return f"ARDRBF(sigma2={np.asarray(self.sigma2).tolist()!r})"
+
+
+def rbf_exponent_factors(kernel: RBF, X: NDArray, Z: NDArray):
+    r"""(A, B) with A B = -||x - z||^2 / sigma^2 for every row pair, one GEMM away.
+
+    For :class:`RBF` and :class:`ARDRBF` (whose inputs are scaled first): the
+    scalings and both squared norms fold into the factors,
+
+    .. math:: -\|x - z\|^2/\sigma^2
+       = [\tfrac{2}{\sigma^2} x^T,\ -\|x\|^2/\sigma^2,\ -1]\,[z;\ 1;\ \|z\|^2/\sigma^2],
+
+    A of shape (n_X, d + 2) and B of shape (d + 2, n_Z), so that a block of the
+    kernel matrix is ``np.exp(A[rows] @ B)`` (unclipped: an entry with x = z can
+    exceed 1 by about 1e-16 ||x||^2 / sigma^2). X or Z may be None (its factor is
+    then None). Dense inputs only.
+    """
+    if type(kernel) not in (RBF, ARDRBF):  # a subclass may change the formula
+        raise TypeError(f"rbf_exponent_factors needs RBF or ARDRBF; got {kernel!r}.")
+    width = float(kernel._width())
+    A = B = None
+    if X is not None:
+        Xp = kernel._prepare(X)
+        n, d = Xp.shape
+        A = np.empty((n, d + 2))
+        np.multiply(Xp, 2.0 / width, out=A[:, :d])
+        A[:, d] = np.einsum("ij,ij->i", Xp, Xp) / -width
+        A[:, d + 1] = -1.0
+    if Z is not None:
+        Zp = kernel._prepare(Z)
+        sq = np.einsum("ij,ij->i", Zp, Zp)
+        B = np.vstack([Zp.T, np.ones((1, Zp.shape[0])), sq[None, :] / width])
+    return A, B
 
 
 class CallableKernel(Kernel):

@@ -253,3 +253,17 @@ def test_make_kernel_message_names_the_value():
         make_kernel("rbf", sigma2=-2.0)
     with pytest.raises(ValueError, match=r"\['rbf', 'linear', 'poly'\].*'sigmoid'"):
         make_kernel("sigmoid")
+
+
+def test_rbf_exponent_factors_give_the_kernel():
+    from lssvm.kernels import ARDRBF, RBF, Polynomial, rbf_exponent_factors
+
+    rng = np.random.default_rng(0)
+    X, Z = rng.standard_normal((7, 3)), rng.standard_normal((5, 3))
+    for kernel in (RBF(2.5), ARDRBF([0.5, 2.0, 4.0])):
+        A, B = rbf_exponent_factors(kernel, X, Z)
+        assert A.shape == (7, 5) and B.shape == (5, 5)
+        np.testing.assert_allclose(np.exp(A @ B), kernel(X, Z), rtol=1e-13, atol=1e-15)
+        assert rbf_exponent_factors(kernel, X, None)[1] is None
+    with pytest.raises(TypeError, match="RBF or ARDRBF"):
+        rbf_exponent_factors(Polynomial(2), X, Z)

@@ -46,8 +46,6 @@ ALLOWED = {
     ("lssvm.linalg.dask_operators", "_tile"): (
         "the workers run KernelOperator's own tile code (lssvm/linalg/operators.py)"
     ),
-    ("lssvm.sparse.fixed_size", "_prepare"): "kernel hook: the Nystrom tiles' inputs",
-    ("lssvm.sparse.fixed_size", "_width"): "kernel hook: the Nystrom tiles' RBF width",
 }
 
 

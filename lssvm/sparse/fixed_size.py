@@ -96,7 +96,8 @@ from .._validation import (
     check_not_precomputed,
     validate_params,
 )
-from ..kernels import ARDRBF, RBF, Precomputed, blas_controller, make_kernel
+from ..kernels import (ARDRBF, RBF, Precomputed, blas_controller, make_kernel,
+                       rbf_exponent_factors)
 from ..linalg import memory
 from ..linalg.nystrom import NystromFeatureMap
 from ..linalg.solvers import conjugate_gradient
@@ -523,24 +524,14 @@ class _KernelTiles:
         self.rows = _tile_rows(self.m, chunk_size)
         # RBF and ARDRBF only: a subclass may change the formula
         self.rbf = type(kernel) in (RBF, ARDRBF)
-        if self.rbf:
-            Zp = kernel._prepare(Z)
-            self.width = float(kernel._width())
-            sq = np.einsum("ij,ij->i", Zp, Zp)
-            # [z; 1; ||z||^2 / sigma2] as the columns of a (d + 2) x m matrix
-            self.ZaT = np.vstack([Zp.T, np.ones((1, self.m)), sq[None, :] / self.width])
+        if self.rbf:  # [z; 1; ||z||^2 / sigma2] as the columns of a (d + 2) x m matrix
+            self.ZaT = rbf_exponent_factors(kernel, None, Z)[1]
         else:
             self.Z = Z
 
     def _augment(self, Xc):
         """[2 x / sigma2, -||x||^2 / sigma2, -1] for the rows x of the chunk."""
-        Xp = self.kernel._prepare(Xc)
-        n, d = Xp.shape
-        Xa = np.empty((n, d + 2))
-        np.multiply(Xp, 2.0 / self.width, out=Xa[:, :d])
-        Xa[:, d] = np.einsum("ij,ij->i", Xp, Xp) / -self.width
-        Xa[:, d + 1] = -1.0
-        return Xa
+        return rbf_exponent_factors(self.kernel, Xc, None)[0]
 
     def tiles(self, Xc, keep=None):
         """(rows, K(X_c[rows], Z)) per tile; with ``keep`` (n_c x m) the tiles are
