@@ -1033,28 +1033,12 @@ class _FixedSizeBase(BaseEstimator):
 
     # fit ------------------------------------------------------------------------------
     def _fit(self, X, y, sample_weight=None):
+        """The steps: the data, the parameters, the prototypes and the feature map
+        [S §3.6.1], then the primal ridge problem by one of the two solvers."""
         validate_params(self)
         self._check_kernel_name()
         dask_input = is_dask(X) or is_dask(y)
-        if dask_input:
-            X, y, n = self._dask_inputs(X, y)
-            weights = check_sample_weight_1d(sample_weight, n, owner=self)
-        else:
-            X, y = self._validate(X, y)
-            n = X.shape[0]
-            labels = None
-            if self._is_clf and sample_weight is not None:
-                from sklearn.utils.multiclass import check_classification_targets
-
-                check_classification_targets(y)
-                labels = y
-            keep, w = positive_weight_rows(
-                sample_weight, X, labels, owner=self,
-                classes=None if labels is None else np.unique(labels))
-            weights = None
-            if keep is not None:
-                weights = np.zeros(n)
-                weights[keep] = w
+        X, y, n, weights = self._fit_data(X, y, sample_weight, dask_input)
         positive = None if weights is None else np.flatnonzero(weights > 0)
         y_classes = y if positive is None else y[positive]  # rows that take part
         sigma2 = self._resolve_sigma2(X, dask_input)
@@ -1069,25 +1053,7 @@ class _FixedSizeBase(BaseEstimator):
         n_jobs = effective_n_jobs(self.n_jobs)
         self._check_memory(m, n, n_folds, solver, dask_input, n_jobs)
         self._warn_width(kernel, X, dask_input)
-        rng = np.random.default_rng(self.random_state)
-        if isinstance(self.prototypes, str):
-            rows = np.arange(n) if positive is None else positive
-
-            def take(idx):  # rows of X by index among the rows of positive weight
-                chosen = X[rows[idx]]
-                return np.asarray(chosen.compute()) if dask_input else chosen
-
-            idx, Z = _draw_prototypes(X, n_rows, self.n_prototypes, self.prototypes,
-                                      sigma2, rng, take)
-            self.prototype_indices_ = rows[idx]
-            if not np.all(np.isfinite(Z)):  # a Dask X is otherwise checked per block
-                bad = self.prototype_indices_[~np.isfinite(Z).all(axis=1)]
-                raise ValueError(
-                    f"{type(self).__name__}: Input X contains NaN or infinity (rows "
-                    f"{bad[:5].tolist()}, drawn as prototypes); X must be finite."
-                )
-        else:
-            Z, self.prototype_indices_ = np.asarray(self.prototypes, float), None
+        Z = self._choose_prototypes(X, n, positive, sigma2, dask_input)
         fmap = NystromFeatureMap(kernel, Z)
         self.kernel_, self.feature_map_ = kernel, fmap
         self.prototypes_ = fmap.Z
@@ -1106,33 +1072,90 @@ class _FixedSizeBase(BaseEstimator):
         else:
             Y = targets(y)
         if solver == "pcg":
-            store = False if dask_input else self._store_kernel(n, Z.shape[0])
-            self.cv_errors_, self.gamma_ = None, float(gammas[0])
-            if len(gammas) > 1:  # one fold held out: rows i with i mod cv == 0
-                held = np.arange(n) % min(int(self.cv), n) == 0
-                train = np.where(held, 0.0, 1.0 if weights is None else weights)
-                if dask_input:
-                    import dask.array as da
+            theta = self._solve_pcg(X, Y, W, weights, kernel, fmap, gammas, n_jobs)
+        else:
+            theta = self._solve_normal(X, Y, W, kernel, fmap, gammas, n_folds, loo,
+                                       n_jobs)
+        return self._set_coefficients(theta, fmap)
 
-                    W_train = da.from_array(train, chunks=(X.chunks[0],))
-                else:
-                    W_train = train
-            else:
-                W_train = W
-            pcg = NystromRidgePCG(X, kernel, fmap, gammas[0],
-                                  chunk_size=self.chunk_size, n_jobs=n_jobs,
-                                  sample_weight=W_train, store_blocks=store)
-            if len(gammas) > 1:
-                self.cv_errors_ = holdout_errors(
-                    pcg, X, Y, W, weights, held, gammas, fmap, tol=self.tol)
-                self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
-                pcg.set_weights(W, self.gamma_)  # the refit on every row
-            theta, res = pcg.solve(Y, tol=self.tol)
-            self.kernel_stored_ = store
-            self.n_iter_, self.cg_residuals_ = int(res.n_iter), res.residuals
-            return self._set_coefficients(theta, fmap)
-        self.n_iter_, self.cg_residuals_ = 0, None
+    def _fit_data(self, X, y, sample_weight, dask_input):
+        """(X, y, n, weights): validated data and the row weights (None: all 1;
+        rows of weight 0 stay in X with weight 0)."""
         if dask_input:
+            X, y, n = self._dask_inputs(X, y)
+            return X, y, n, check_sample_weight_1d(sample_weight, n, owner=self)
+        X, y = self._validate(X, y)
+        n = X.shape[0]
+        labels = None
+        if self._is_clf and sample_weight is not None:
+            from sklearn.utils.multiclass import check_classification_targets
+
+            check_classification_targets(y)
+            labels = y
+        keep, w = positive_weight_rows(
+            sample_weight, X, labels, owner=self,
+            classes=None if labels is None else np.unique(labels))
+        weights = None
+        if keep is not None:
+            weights = np.zeros(n)
+            weights[keep] = w
+        return X, y, n, weights
+
+    def _choose_prototypes(self, X, n, positive, sigma2, dask_input):
+        """Z: drawn among the rows of positive weight (``prototypes`` a method;
+        ``prototype_indices_`` records them), or the given array."""
+        if not isinstance(self.prototypes, str):
+            self.prototype_indices_ = None
+            return np.asarray(self.prototypes, float)
+        rows = np.arange(n) if positive is None else positive
+
+        def take(idx):  # rows of X by index among the rows of positive weight
+            chosen = X[rows[idx]]
+            return np.asarray(chosen.compute()) if dask_input else chosen
+
+        rng = np.random.default_rng(self.random_state)
+        idx, Z = _draw_prototypes(X, len(rows), self.n_prototypes, self.prototypes,
+                                  sigma2, rng, take)
+        self.prototype_indices_ = rows[idx]
+        if not np.all(np.isfinite(Z)):  # a Dask X is otherwise checked per block
+            bad = self.prototype_indices_[~np.isfinite(Z).all(axis=1)]
+            raise ValueError(
+                f"{type(self).__name__}: Input X contains NaN or infinity (rows "
+                f"{bad[:5].tolist()}, drawn as prototypes); X must be finite."
+            )
+        return Z
+
+    def _solve_pcg(self, X, Y, W, weights, kernel, fmap, gammas, n_jobs):
+        """theta by :class:`NystromRidgePCG`; several gamma on a held-out fold."""
+        n = X.shape[0]
+        store = False if is_dask(X) else self._store_kernel(n, fmap.Z.shape[0])
+        self.cv_errors_, self.gamma_ = None, float(gammas[0])
+        W_train = W
+        if len(gammas) > 1:  # one fold held out: rows i with i mod cv == 0
+            held = np.arange(n) % min(int(self.cv), n) == 0
+            W_train = np.where(held, 0.0, 1.0 if weights is None else weights)
+            if is_dask(X):
+                import dask.array as da
+
+                W_train = da.from_array(W_train, chunks=(X.chunks[0],))
+        pcg = NystromRidgePCG(X, kernel, fmap, gammas[0], chunk_size=self.chunk_size,
+                              n_jobs=n_jobs, sample_weight=W_train, store_blocks=store)
+        if len(gammas) > 1:
+            self.cv_errors_ = holdout_errors(pcg, X, Y, W, weights, held, gammas, fmap,
+                                             tol=self.tol)
+            self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
+            pcg.set_weights(W, self.gamma_)  # the refit on every row
+        theta, res = pcg.solve(Y, tol=self.tol)
+        self.kernel_stored_ = store
+        self.n_iter_, self.cg_residuals_ = int(res.n_iter), res.residuals
+        return theta
+
+    def _solve_normal(self, X, Y, W, kernel, fmap, gammas, n_folds, loo, n_jobs):
+        """theta from the accumulated normal equations; several gamma by the fold
+        sums or the closed-form leave-one-out (a second pass)."""
+        self.n_iter_, self.cg_residuals_ = 0, None
+        Z = fmap.Z
+        if is_dask(X):
             stats = accumulate_dask(X, Y, kernel, Z, n_folds=n_folds,
                                     chunk_size=self.chunk_size, T=fmap.projection, W=W)
         else:
@@ -1150,8 +1173,7 @@ class _FixedSizeBase(BaseEstimator):
             self.gamma_ = float(gammas[np.argmin(self.cv_errors_)])
         else:
             self.cv_errors_, self.gamma_ = None, float(gammas[0])
-        theta = solve_ridge(G.sum(axis=0), c.sum(axis=0), self.gamma_)  # (r+1, q)
-        return self._set_coefficients(theta, fmap)
+        return solve_ridge(G.sum(axis=0), c.sum(axis=0), self.gamma_)  # (r+1, q)
 
     def _resolve_sigma2(self, X, dask_input):
         """``sigma2``, "scale" replaced by n_features * X.var() (a Dask reduction)."""
