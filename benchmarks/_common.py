@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import platform
 import shlex
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -56,6 +58,44 @@ def timed(fn):
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
+
+
+def peak_rss_mb():
+    """Peak resident memory of this process so far, in MiB.
+
+    Linux: the high-water mark ``VmHWM`` of ``/proc/self/status`` (KiB / 1024), this
+    process's own. ``ru_maxrss`` is the fallback where there is no ``/proc`` (KiB on
+    Linux, bytes on macOS); on Linux it is not used because a process started by fork
+    + exec (a "spawn" child, :func:`in_child`) inherits in it the resident size its
+    parent had at the fork.
+    """
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        status = ""
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    import resource  # POSIX only: not at the top, so that Windows imports this module
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+def in_child(fn, *args):
+    """``fn(*args)`` run in a fresh process ("spawn"), and its return value.
+
+    A case run there starts from a bare interpreter, so its :func:`peak_rss_mb` counts
+    that case only (plus the interpreter and its imports), not what the parent or an
+    earlier case allocated. ``fn`` must be importable (defined at the top level of a
+    module, which may be the script run as ``__main__``); the arguments and the result
+    must pickle. An exception in the child is raised here; a child killed by the
+    system (out of memory) raises ``concurrent.futures.process.BrokenProcessPool``
+    instead of waiting for ever.
+    """
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(fn, *args).result()
 
 
 def print_environment():

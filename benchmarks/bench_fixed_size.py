@@ -36,10 +36,8 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import multiprocessing
 import os
 import platform
-import resource
 import subprocess
 import sys
 import time
@@ -51,7 +49,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import save_json  # noqa: E402
+from benchmarks._common import in_child, peak_rss_mb, save_json  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES = 10.0, 1.0, 10
 M_GRID = [25, 50, 100, 200, 400, 800, 1600]
@@ -66,21 +64,6 @@ def data(n, seed):
 
 def test_data(n, seed):
     return data(n, 1000 + seed)
-
-
-def peak_rss_mb():
-    """Peak resident memory of this process (VmHWM: unlike ru_maxrss, it does not
-    inherit the parent's peak across fork + exec)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def in_child(fn, *args):
-    """fn(*args) in a fresh spawned process, so that ru_maxrss is its own."""
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        return pool.apply(fn, args)
 
 
 def fixed_size(m, prototypes, seed, **kw):

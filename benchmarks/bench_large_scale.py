@@ -9,13 +9,13 @@ means +-0.5 (1, 1), variance 0.25, seed 0) and for one 20-D case of
 ``--d20-size`` points, the script reports:
 
 - **fit s**: wall time of ``fit`` alone (the estimators' default ``tol=1e-10``);
-- **peak MB**: peak resident set size of the process (``resource.getrusage``
-  ``ru_maxrss``), read after the fit and the residual product, before anything
-  else. Every case runs in a fresh child process (multiprocessing "spawn"), so the
-  number covers that case only, plus the interpreter and the imported libraries
-  (the "base" column, ``ru_maxrss`` right after the imports). The JSON also has the
-  peak at the end of the case (``peak_rss_total_mb``, with the exp block and the
-  prediction);
+- **peak MB**: peak resident set size of the process (``_common.peak_rss_mb``:
+  ``VmHWM`` on Linux, ``ru_maxrss`` elsewhere), read after the fit and the residual
+  product, before anything else. Every case runs in a fresh child process
+  (``_common.in_child``, multiprocessing "spawn"), so the number covers that case
+  only, plus the interpreter and the imported libraries (the "base" column, the
+  peak right after the imports). The JSON also has the peak at the end of the case
+  (``peak_rss_total_mb``, with the exp block and the prediction);
 - **iter**: CG iterations (``n_iter_``);
 - **KKT res**: relative residual ||A x - r|| / ||r|| of the classifier's full
   bordered system (3.5) = (3.24), x = [b; alpha], r = [0; 1_v], computed
@@ -41,7 +41,7 @@ accuracies must be equal. The number of test points they classify differently an
 the largest difference of their decision values are printed too.
 
 **Targets** (from the issue), for N = 200,000: fit under 5 minutes, peak memory
-under 2 GB (2000 MB of ``ru_maxrss``), KKT residual below 1e-8. The script prints
+under 2 GB (2000 MB of peak resident memory), KKT residual below 1e-8. The script prints
 PASS/MISS (or "not run" when 200,000 is not among the sizes) and always exits 0.
 It is not run in CI.
 
@@ -65,10 +65,8 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import platform
-import resource
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -82,7 +80,9 @@ from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
 from lssvm.linalg.operators import KernelOperator
 
-from benchmarks._common import print_environment, progress, save_json  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    in_child, peak_rss_mb, print_environment, progress, save_json,
+)
 
 GAMMA = 10.0
 SIGMA2_2D = 1.0
@@ -114,11 +114,6 @@ def data(n: int, n_features: int, seed: int):
     X, y = gaussian_classes(n // 2, mean=mean, variance=VARIANCE,
                             n_features=n_features, random_state=seed)
     return X, y
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far (Linux: ru_maxrss in KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def operator_entries(n: int, block: int) -> int:
@@ -220,13 +215,6 @@ def run_check(n: int, n_test: int, threads: int) -> dict:
     return out
 
 
-def in_child(fn, *args):
-    """Run fn(*args) in a fresh spawned process, so that ru_maxrss is its own."""
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-        return pool.submit(fn, *args).result()
-
-
 def verdicts(cases: list[dict]) -> dict:
     """PASS/MISS of the issue's targets at N = 200,000 in 2-D (None if not run)."""
     big = [c for c in cases if c["n_samples"] == TARGET_N and c["n_features"] == 2]
@@ -268,7 +256,7 @@ def main(argv=None):
         print_environment()
     print(f"LSSVMClassifier(solver='cg', gamma={GAMMA}, sigma2=d/2), tol=1e-10; "
           f"test set {args.n_test} points; Bayes accuracy {bayes_accuracy(2):.4f}")
-    print("peak MB: ru_maxrss of a fresh process per case (base: after imports); "
+    print("peak MB: VmHWM of a fresh process per case (base: after imports); "
           "KKT res: ||Ax - r|| / ||r|| of (3.5), matrix-free")
     header = (f"{'N':>7} {'d':>3} {'fit s':>8} {'peak MB':>8} {'base':>5} {'iter':>5} "
               f"{'KKT res':>9} {'test acc':>8} {'product s':>9} {'exp s':>6} "
@@ -315,7 +303,7 @@ def main(argv=None):
             "blas": [f"{lib['internal_api']} {lib['version']}"
                      for lib in threadpool_info() if lib["user_api"] == "blas"],
         },
-        "memory_measure": "ru_maxrss of a fresh spawned process per case, MB",
+        "memory_measure": "VmHWM (peak RSS) of a fresh spawned process per case, MB",
         "kkt_residual_measure": "||A x - r||_2 / ||r||_2 of (3.5), matrix-free",
         "cases": cases,
         "check": check,

@@ -29,7 +29,6 @@ commit, versions, thread counts and wall time) go to ``--out`` as JSON. Usage::
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
 from pathlib import Path
@@ -42,7 +41,9 @@ from threadpoolctl import threadpool_limits
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from benchmarks._common import print_environment, save_json, timed  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    peak_rss_mb, print_environment, save_json, timed,
+)
 
 from lssvm import LSSVMClassifier  # noqa: E402
 from lssvm.datasets import gaussian_classes  # noqa: E402
@@ -161,7 +162,7 @@ def main(argv=None):
         "params": {"gamma": args.gamma, "C": args.C, "repeats": args.repeats},
         "rows": rows,
         "check": checks,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "peak_rss_mb": peak_rss_mb(),
         "wall_s": time.perf_counter() - start,
     }  # fmt: skip
     save_json(args.out, results, [sys.argv[0], *(argv or sys.argv[1:])])

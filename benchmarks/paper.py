@@ -1,13 +1,15 @@
-"""The paper's tables, entered once: Suykens et al. (2002), [S Tables 3.1-3.5] and the
-statements of section 3.4.2 about them.
+"""The papers' tables, entered once.
 
-``PAPER[t][row][set]`` is the (mean, std) test accuracy in % of [S Table t] (t = "3.3",
-"3.4") over 10 randomisations, ``PAPER_SUMMARY[t][row]`` its AA, AR and P_ST columns;
-``TABLE_3_5`` is the pruning table. The scripts and chapters import them from here
-(``uci.py``, ``table_3_3_fisher.py``, ``table_3_4.py``, ``table_3_5_pruning.py``);
-``tests/test_paper.py`` checks them against the values the results files store.
+Suykens et al. (2002), [S Tables 3.1-3.5] and the statements of section 3.4.2 about
+them: ``PAPER[t][row][set]`` is the (mean, std) test accuracy in % of [S Table t]
+(t = "3.3", "3.4") over 10 randomisations, ``PAPER_SUMMARY[t][row]`` its AA, AR and
+P_ST columns; ``TABLE_3_5`` is the pruning table. Van Gestel et al. (2001), [VG §5]:
+``VG_ARD`` and its constants. Peng, Rafferty & Ferguson (2016): ``PENG_PARAMS``,
+``PENG_TABLES`` and ``PENG_TIME_VS_C`` ([P Tables 3, 4-5, 9-10]). The scripts and
+chapters import them from here (``uci.py``, ``table_3_3_fisher.py``, ``table_3_4.py``,
+``table_3_5_pruning.py``, ``rls_svm_tables.py``); ``tests/test_paper.py`` checks them
+against the values the results files store.
 """
-
 from __future__ import annotations
 
 PAPER_SETS = {
@@ -27,6 +29,10 @@ PAPER_CHARACTERISTICS = {
     "usp": (6000, 3298, 9298, 256, 0, 256, 10), "veh": (564, 282, 846, 18, 0, 18, 4),
     "wav": (2400, 1200, 3600, 19, 0, 19, 3), "win": (118, 60, 178, 13, 0, 13, 3),
 }  # fmt: skip
+# Table 3.2: n_y,MOC and n_y,1vs1, the bits of the two codes for each set's M (as
+# printed: wav's n_y,1vs1 is 2 where its M = 3 gives M(M-1)/2 = 3).
+PAPER_NY = {"bal": (2, 3), "cmc": (2, 3), "ims": (3, 21), "iri": (2, 3), "led": (4, 45),
+            "thy": (2, 3), "usp": (4, 45), "veh": (2, 6), "wav": (2, 2), "win": (2, 3)}
 
 
 def _rows(text):
@@ -169,6 +175,86 @@ TABLE_3_5 = {
                  "cmc": 28, "ims": 91, "iri": 67, "led": 76},
     "PPTE_SL1": {"acr": 68, "bld": 44, "gcr": 51, "hea": 68, "ion": 76, "bal": 93,
                  "cmc": 28, "ims": 91, "iri": 52, "led": 80},
+}  # fmt: skip
+
+
+# Van Gestel et al. (2001), [VG §5]: the four stages of the ARD example (informative
+# inputs x1, x2 and added ones x3, x4): weights u (None: u = 1), mu_MP, zeta_MP,
+# training and test accuracy (%).
+VG_ARD = {
+    "u = 1": (None, 1.52, 2.67, 89.6, 88.5),
+    "ARD 1": ([0.2237, 0.1307, 0.1804, 0.0016], 1.56, 2.74, 89.6, 89.2),
+    "ARD 2": ([1.4276, 0.4996, 0.0869], 2.31, 3.02, 90.0, 90.8),
+    "ARD 3": ([1.9461, 0.1386], 1.56, 2.87, 89.6, 91.0),
+}
+VG_ARD_SIGMA = 2.54  # [VG §5]: the isotropic kernel width sigma at u = 1
+VG_ARD_OPTIMAL_RATE = 92.0  # [VG §5]: the "optimal theoretical rate" (%)
+
+
+# Peng, Rafferty & Ferguson (2016), [P Table 3]: tuned (C) for the linear and
+# (C, gamma_paper) for the Gaussian kernel, per loss (L1: LIBSVM, SVMLight; L2: RLSSVM,
+# PRIMAL, LSSVM).
+PENG_PARAMS = {
+    "splice": {"L1": {"linear": [1e-2], "rbf": [1e1, 1.6e-2]},
+               "L2": {"linear": [1e-3], "rbf": [1e1, 1.6e-2]}},
+    "adult": {"L1": {"linear": [1e-1], "rbf": [1e1, 1.6e-2]},
+              "L2": {"linear": [1e-1], "rbf": [1e0, 2.5e-2]}},
+}  # fmt: skip
+
+# [P Tables 4-5] (splice, adult): (#SV, R.Time s, T.Rate %, V.Rate %) of each method,
+# each as (mean, std) over the paper's ten splits.
+PENG_TABLES = {
+    "splice": {
+        "linear": {
+            "RLSSVM": [[969.7, 7.1], [0.341, 0.220], [86.12, 0.79], [83.33, 0.68]],
+            "PRIMAL": [[969.7, 7.1], [14.164, 0.489], [86.12, 0.79], [83.33, 0.68]],
+            "LIBSVM": [[481.3, 12.0], [0.930, 0.124], [86.72, 0.61], [83.74, 0.47]],
+            "LIGHT": [[481.3, 11.7], [0.966, 0.504], [86.72, 0.61], [83.74, 0.47]],
+            "LSSVM": [[214.8, 34.1], [0.086, 0.017], [51.95, 1.17], [51.89, 0.54]],
+        },
+        "rbf": {
+            "RLSSVM": [[743.2, 16.9], [2.772, 0.128], [99.98, 0.04], [89.43, 0.49]],
+            "PRIMAL": [[743.2, 16.9], [12.163, 1.271], [99.98, 0.04], [89.43, 0.49]],
+            "LIBSVM": [[695.4, 16.6], [1.925, 0.123], [99.98, 0.04], [89.44, 0.45]],
+            "LIGHT": [[699.0, 18.3], [3.384, 0.170], [99.98, 0.04], [89.44, 0.45]],
+            "LSSVM": [[905.0, 0.0], [3.602, 0.141], [51.95, 1.17], [51.89, 0.54]],
+        },
+    },
+    "adult": {
+        "linear": {
+            "RLSSVM": [[997.4, 29.3], [1.264, 0.064], [85.76, 0.63], [84.22, 0.12]],
+            "PRIMAL": [[997.4, 29.3], [24.725, 1.324], [85.76, 0.63], [84.22, 0.12]],
+            "LIBSVM": [[629.0, 19.6], [0.937, 0.056], [85.30, 0.71], [83.89, 0.35]],
+            "LIGHT": [[629.3, 19.3], [1.565, 0.659], [85.30, 0.71], [83.89, 0.35]],
+            "LSSVM": [[69.3, 19.2], [0.084, 0.020], [24.31, 0.94], [24.07, 0.05]],
+        },
+        "rbf": {
+            "RLSSVM": [[1079.3, 25.0], [12.055, 0.738], [86.41, 0.55], [84.20, 0.15]],
+            "PRIMAL": [[1079.3, 25.0], [32.705, 4.004], [86.41, 0.55], [84.20, 0.15]],
+            "LIBSVM": [[623.4, 21.6], [1.334, 0.108], [87.36, 0.57], [83.96, 0.17]],
+            "LIGHT": [[623.4, 21.6], [6.595, 0.267], [87.36, 0.57], [83.96, 0.17]],
+            "LSSVM": [[136.2, 66.7], [0.201, 0.115], [24.31, 0.94], [24.07, 0.05]],
+        },
+    },
+}
+
+# [P Tables 9-10] (splice, adult): relative running time against C (linear kernel),
+# columns RLS., PRI., LIB., LIG., LSS.; rows C = 1e-4 ... 1e4.
+PENG_TIME_VS_C = {
+    "splice": [
+        [0.062, 0.843, 0.437, 0.109, 0.047], [0.063, 1.484, 0.390, 0.094, 0.032],
+        [0.062, 1.422, 0.328, 0.172, 0.031], [0.062, 1.312, 0.672, 0.438, 0.032],
+        [0.063, 0.890, 8.343, 7.297, 0.046], [0.062, 1.110, 44.859, 23.844, 0.032],
+        [0.062, 1.109, 154.500, 102.094, 0.047], [0.078, 1.109, 544.407, 30.640, 0.063],
+        [0.062, 1.109, 1419.250, 30.797, 0.062],
+    ],
+    "adult": [
+        [0.282, 4.860, 0.344, 0.422, 0.000], [0.297, 4.860, 0.343, 0.188, 0.000],
+        [0.313, 8.937, 0.359, 0.204, 0.140], [0.328, 5.125, 0.375, 0.297, 0.031],
+        [0.328, 5.938, 0.812, 1.937, 0.078], [0.360, 3.797, 5.563, 13.984, 0.266],
+        [0.422, 4.797, 44.672, 54.453, 0.250], [0.406, 4.344, 179.000, 202.468, 0.313],
+        [0.390, 4.359, 615.125, 13.094, 0.406],
+    ],
 }  # fmt: skip
 
 

@@ -6,7 +6,7 @@ stand-ins for the paper's Weka / Matlab tools, and the two without a scikit-lear
   :class:`CodedBinaryClassifier` for the minimum output code rows;
 - :func:`make_reference`, the stand-in for each reference row, and :func:`fit_svm`.
 
-``benchmarks/uci.py`` runs them (and re-exports every name here).
+``benchmarks/uci.py`` runs them; the chapters and tests import them from here.
 """
 
 from __future__ import annotations

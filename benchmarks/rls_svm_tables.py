@@ -51,75 +51,13 @@ from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
 from benchmarks._common import print_environment, save_json, progress  # noqa: E402
+from benchmarks.paper import PENG_PARAMS, PENG_TABLES, PENG_TIME_VS_C  # noqa: E402
 
 OUT = Path(__file__).parent / "results" / "rls_svm_tables.json"
 LOADERS = {"splice": load_splice, "adult": load_adult}
 N_TRAIN = {"splice": 1000, "adult": 1605}  # Table 2
 METHODS = ("RLS-SVM", "Primal (L2)", "SVC (L1)", "LS-SVM")
 C_GRID = [10.0**k for k in range(-4, 5)]
-
-# Table 3: tuned (C) for the linear and (C, gamma_paper) for the Gaussian kernel.
-PAPER_PARAMS = {
-    "splice": {"L1": {"linear": [1e-2], "rbf": [1e1, 1.6e-2]},
-               "L2": {"linear": [1e-3], "rbf": [1e1, 1.6e-2]}},
-    "adult": {"L1": {"linear": [1e-1], "rbf": [1e1, 1.6e-2]},
-              "L2": {"linear": [1e-1], "rbf": [1e0, 2.5e-2]}},
-}  # fmt: skip
-
-# Tables 4-5: (#SV, R.Time s, T.Rate %, V.Rate %), each as (mean, std).
-PAPER_TABLES = {
-    "splice": {
-        "linear": {
-            "RLSSVM": [[969.7, 7.1], [0.341, 0.220], [86.12, 0.79], [83.33, 0.68]],
-            "PRIMAL": [[969.7, 7.1], [14.164, 0.489], [86.12, 0.79], [83.33, 0.68]],
-            "LIBSVM": [[481.3, 12.0], [0.930, 0.124], [86.72, 0.61], [83.74, 0.47]],
-            "LIGHT": [[481.3, 11.7], [0.966, 0.504], [86.72, 0.61], [83.74, 0.47]],
-            "LSSVM": [[214.8, 34.1], [0.086, 0.017], [51.95, 1.17], [51.89, 0.54]],
-        },
-        "rbf": {
-            "RLSSVM": [[743.2, 16.9], [2.772, 0.128], [99.98, 0.04], [89.43, 0.49]],
-            "PRIMAL": [[743.2, 16.9], [12.163, 1.271], [99.98, 0.04], [89.43, 0.49]],
-            "LIBSVM": [[695.4, 16.6], [1.925, 0.123], [99.98, 0.04], [89.44, 0.45]],
-            "LIGHT": [[699.0, 18.3], [3.384, 0.170], [99.98, 0.04], [89.44, 0.45]],
-            "LSSVM": [[905.0, 0.0], [3.602, 0.141], [51.95, 1.17], [51.89, 0.54]],
-        },
-    },
-    "adult": {
-        "linear": {
-            "RLSSVM": [[997.4, 29.3], [1.264, 0.064], [85.76, 0.63], [84.22, 0.12]],
-            "PRIMAL": [[997.4, 29.3], [24.725, 1.324], [85.76, 0.63], [84.22, 0.12]],
-            "LIBSVM": [[629.0, 19.6], [0.937, 0.056], [85.30, 0.71], [83.89, 0.35]],
-            "LIGHT": [[629.3, 19.3], [1.565, 0.659], [85.30, 0.71], [83.89, 0.35]],
-            "LSSVM": [[69.3, 19.2], [0.084, 0.020], [24.31, 0.94], [24.07, 0.05]],
-        },
-        "rbf": {
-            "RLSSVM": [[1079.3, 25.0], [12.055, 0.738], [86.41, 0.55], [84.20, 0.15]],
-            "PRIMAL": [[1079.3, 25.0], [32.705, 4.004], [86.41, 0.55], [84.20, 0.15]],
-            "LIBSVM": [[623.4, 21.6], [1.334, 0.108], [87.36, 0.57], [83.96, 0.17]],
-            "LIGHT": [[623.4, 21.6], [6.595, 0.267], [87.36, 0.57], [83.96, 0.17]],
-            "LSSVM": [[136.2, 66.7], [0.201, 0.115], [24.31, 0.94], [24.07, 0.05]],
-        },
-    },
-}
-
-# Tables 9-10: relative running time against C (linear kernel), columns RLS., PRI.,
-# LIB., LIG., LSS.; rows C = 1e-4 ... 1e4.
-PAPER_TIME_VS_C = {
-    "splice": [
-        [0.062, 0.843, 0.437, 0.109, 0.047], [0.063, 1.484, 0.390, 0.094, 0.032],
-        [0.062, 1.422, 0.328, 0.172, 0.031], [0.062, 1.312, 0.672, 0.438, 0.032],
-        [0.063, 0.890, 8.343, 7.297, 0.046], [0.062, 1.110, 44.859, 23.844, 0.032],
-        [0.062, 1.109, 154.500, 102.094, 0.047], [0.078, 1.109, 544.407, 30.640, 0.063],
-        [0.062, 1.109, 1419.250, 30.797, 0.062],
-    ],
-    "adult": [
-        [0.282, 4.860, 0.344, 0.422, 0.000], [0.297, 4.860, 0.343, 0.188, 0.000],
-        [0.313, 8.937, 0.359, 0.204, 0.140], [0.328, 5.125, 0.375, 0.297, 0.031],
-        [0.328, 5.938, 0.812, 1.937, 0.078], [0.360, 3.797, 5.563, 13.984, 0.266],
-        [0.422, 4.797, 44.672, 54.453, 0.250], [0.406, 4.344, 179.000, 202.468, 0.313],
-        [0.390, 4.359, 615.125, 13.094, 0.406],
-    ],
-}  # fmt: skip
 
 # SVC's iteration cap in the time-against-C runs (its time grows without bound in C).
 SVC_MAX_ITER = 10**6
@@ -213,7 +151,7 @@ def run_split(name, kernel, seed, X, y, methods=METHODS):
     rows = {}
     for method in methods:
         seconds, predict, n_sv = fit_method(
-            method, kernel, PAPER_PARAMS[name], X[tr], y[tr]
+            method, kernel, PENG_PARAMS[name], X[tr], y[tr]
         )
         t_rate, v_rate = _rates(predict, X[tr], y[tr], X[te], y[te])
         rows[method] = {
@@ -269,8 +207,8 @@ def main(argv=None):
     print_environment()
     results = json.loads(args.out.read_text()) if args.out.exists() else {}
     results.update(
-        paper_params=PAPER_PARAMS, paper_tables=PAPER_TABLES,
-        paper_time_vs_c=PAPER_TIME_VS_C, n_train=N_TRAIN, n_rand=args.n_rand,
+        paper_params=PENG_PARAMS, paper_tables=PENG_TABLES,
+        paper_time_vs_c=PENG_TIME_VS_C, n_train=N_TRAIN, n_rand=args.n_rand,
         svc_max_iter=SVC_MAX_ITER,
     )  # fmt: skip
     runs = results.setdefault("runs", {})

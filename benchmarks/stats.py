@@ -3,7 +3,7 @@ average ranks, the sign test, paired t p-values and significance marks, the Wilc
 signed-rank tests of [S §3.4.2], best counts, the paired bootstrap of the splits,
 Holm's thresholds, the data controls and the chance count of flagged entries.
 
-``benchmarks/uci.py`` re-exports every name here.
+The chapters and tests import them from here (``from benchmarks import stats``).
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ the training part by 10-fold CV, refit there and score on the test part. Rows:
   records each pair's CV score and the test accuracy of its own refit, which
   :func:`poly_degree_summary` reads). Multiclass sets with MOC and 1vs1 codes,
   each bit tuned on its own binary problem.
-- scikit-learn stand-ins for the paper's reference methods (``reference.py``; see :func:`make_reference`
-  for what each one is and how it differs from the paper's Weka / Matlab tools).
+- scikit-learn stand-ins for the paper's reference methods (``reference.py``; see
+  :func:`reference.make_reference` for what each one is and how it differs from the
+  paper's Weka / Matlab tools).
 
 The RBF LS-SVM and LS-SVM_F rows are not recomputed: :func:`collect_runs` reads
 them from ``table_3_3_fisher.json`` and ``table_3_4.json`` (same protocol, same
@@ -146,24 +147,8 @@ from lssvm.model_selection.protocol import randomized_splits
 from lssvm.linalg import solvers
 from lssvm.linalg.solvers import NotPositiveDefiniteError
 
-from benchmarks import _common
+from benchmarks import _common, reference
 from benchmarks._common import progress, save_json
-# the reference methods and the statistics, re-exported: the chapters read uci.<name>
-from benchmarks.reference import (  # noqa: F401
-    LINEAR_C_GRID, LINEAR_MAX_ITER, MOC_SVMS, RBF_C_GRID, RBF_GAMMA_FACTORS, SVC_KERNEL,
-    CodedBinaryClassifier, KernelNaiveBayes, OneR, fit_svm, make_reference, svc_search,
-)
-from benchmarks.stats import (  # noqa: F401
-    ORDER_LEVEL, UNTUNED_ROWS, WILCOXON_ZERO_METHOD, average_ranks, best_counts,
-    best_rows, bootstrap_summary, chance_flags, data_controls, holm_k_se, order_share,
-    paired_p_value, sign_test, significance_marks, summary, wilcoxon_min_p, wilcoxon_p,
-    wilcoxon_vs_best, within_controls,
-)
-from benchmarks.paper import (  # noqa: F401  (re-exported: the chapters read uci.PAPER)
-    PAPER, PAPER_BEST_COUNTS, PAPER_CHARACTERISTICS, PAPER_NOT_WORSE,
-    PAPER_POLY_HEADLINE, PAPER_SETS, PAPER_SUMMARY, PAPER_WILCOXON_CLAIMS,
-    PAPER_WORSE_1PCT,
-)
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "uci.json"
@@ -262,8 +247,9 @@ def methods_for(name):
     if name in MULTICLASS:
         lssvm = [f"{m} ({c})" for c in CODINGS for m in lssvm]
     multiclass = name in MULTICLASS
-    reference = [m for m in REFERENCE_METHODS if multiclass or m not in MOC_SVMS]
-    return [m for m in lssvm + reference if (name, m) not in NOT_RUN]
+    others = [m for m in REFERENCE_METHODS
+              if multiclass or m not in reference.MOC_SVMS]
+    return [m for m in lssvm + others if (name, m) not in NOT_RUN]
 
 
 def paper_row(method, table):
@@ -416,7 +402,7 @@ def run_adu_subsampled(method, X, y, split, r):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if method in REFERENCE_METHODS:
-            model = make_reference(method, X.shape[1])
+            model = reference.make_reference(method, X.shape[1])
             params, n_tune, rows = {}, 0, np.arange(len(ytr))
             if method in ADU_FIT_ON_SUBSAMPLE:
                 rows = keep
@@ -474,10 +460,10 @@ def run_split(name, method, X, y, split, r):
     Xtr, Xte = scaler.transform(X[train]), scaler.transform(X[test])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if method in SVC_KERNEL and method != "SVC (SMO, RBF)":
-            model, params = fit_svm(method, Xtr, y[train])
+        if method in reference.SVC_KERNEL and method != "SVC (SMO, RBF)":
+            model, params = reference.fit_svm(method, Xtr, y[train])
         elif method in REFERENCE_METHODS:
-            model = make_reference(method, X.shape[1]).fit(Xtr, y[train])
+            model = reference.make_reference(method, X.shape[1]).fit(Xtr, y[train])
             params = getattr(model, "best_params_", {})
         else:
             model, params = fit_lssvm(method, Xtr, y[train], test=(Xte, y[test]))

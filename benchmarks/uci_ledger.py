@@ -39,7 +39,7 @@ def shift_cause(name: str, untuned: bool, gap: float, data_shift: Mapping,
     not flag that set.
 
     ``data_shift``: set -> (untuned rows beyond 2 SE, of how many, lowest gap, highest
-    gap) (``uci.data_controls``); ``untuned``: whether the entry's row is one of the
+    gap) (``stats.data_controls``); ``untuned``: whether the entry's row is one of the
     untuned reference rows; ``gap``: ours - paper, in points; ``chance``: the
     probability of the observed event (this many rows or more beyond 2 SE on this set,
     :func:`shift_chance`); ``any_set``: the probability that some one of the
@@ -566,9 +566,10 @@ SVC_ROWS = {"SVC (SMO, linear)": {"3.3": "Lin SVM", "3.4": "Lin SVM (1vs1)"},
 def paper_row(row: str, t: str) -> str:
     """The row of the paper's [S Table t] that our ``row`` stands for."""
     from benchmarks import uci
+    from benchmarks.paper import PAPER
 
     name = uci.paper_row(row, t)
-    return name if name in uci.PAPER[t] else SVC_ROWS.get(row, {}).get(t, name)
+    return name if name in PAPER[t] else SVC_ROWS.get(row, {}).get(t, name)
 
 
 def table_entries(runs: Mapping | None = None, sd_floor: float = 0.05,
@@ -585,17 +586,19 @@ def table_entries(runs: Mapping | None = None, sd_floor: float = 0.05,
     se, n_se, holm.
     """
     from benchmarks import uci
+    from benchmarks.paper import PAPER, PAPER_SETS
+    from benchmarks.stats import holm_k_se
 
     runs = uci.collect_runs() if runs is None else runs
     out = []
     for t in ("3.3", "3.4"):
-        sets = [s for s in uci.PAPER_SETS[t] if s not in ("thy", "usp")]
+        sets = [s for s in PAPER_SETS[t] if s not in ("thy", "usp")]
         for row, per_set in runs[t].items():
             for name in sets:
                 if name not in per_set or len(per_set[name]) < 2:
                     continue
                 a = np.asarray(per_set[name], float)
-                p_mean, p_sd = uci.PAPER[t][paper_row(row, t)][name]
+                p_mean, p_sd = PAPER[t][paper_row(row, t)][name]
                 se = np.hypot(max(p_sd, sd_floor) / np.sqrt(10),
                               a.std(ddof=1) / np.sqrt(len(a)))
                 out.append({"table": t, "row": row, "paper row": paper_row(row, t),
@@ -607,6 +610,6 @@ def table_entries(runs: Mapping | None = None, sd_floor: float = 0.05,
     entries["holm"] = np.nan
     for t in ("3.3", "3.4"):  # one family per source table
         family = entries["table"] == t
-        entries.loc[family, "holm"] = uci.holm_k_se(
+        entries.loc[family, "holm"] = holm_k_se(
             entries.loc[family, "n_se"].to_numpy(), alpha)
     return entries

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks import uci  # noqa: E402
+from benchmarks import reference, uci  # noqa: E402
 from lssvm import multiclass as mc  # noqa: E402
 from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
 
@@ -43,10 +43,10 @@ def main(argv=None):
             acc, t0 = [], time.perf_counter()
             for train, test in splits:
                 scaler = StandardScaler().fit(X[train])
-                search = uci.svc_search(args.kernel, X.shape[1])
+                search = reference.svc_search(args.kernel, X.shape[1])
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    model = uci.CodedBinaryClassifier(search, C).fit(
+                    model = reference.CodedBinaryClassifier(search, C).fit(
                         scaler.transform(X[train]), y[train]
                     )
                 acc.append(np.mean(model.predict(scaler.transform(X[test])) == y[test]))

@@ -31,6 +31,7 @@ import numpy as np
 from benchmarks import uci  # noqa: E402
 from benchmarks._common import save_json  # noqa: E402
 
+from lssvm.datasets import BINARY_SETS  # noqa: E402
 from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
 
 OUT = uci.RESULTS / "uci_poly_scaled.json"
@@ -78,7 +79,7 @@ def run(sets, degrees, n_rand=10, seed=0, out=OUT, grids=tuple(GRIDS)):
     return results
 
 
-def headline(results, grid, sets=uci.BINARY_SETS):
+def headline(results, grid, sets=BINARY_SETS):
     """{(degree, tau): {"mean", "se", "n", "sets", "missing", "per_set"}} of one grid,
     as :func:`uci.poly_lu_headline` (per split the mean over the sets, then mean and SE
     over the splits)."""
@@ -89,7 +90,7 @@ def headline(results, grid, sets=uci.BINARY_SETS):
     return uci.poly_lu_headline(renamed, sets)
 
 
-def headline_cv(results, degree, grid, sets=uci.BINARY_SETS):
+def headline_cv(results, degree, grid, sets=BINARY_SETS):
     """{"mean", "se", "n", "sets"}: tau of {1, n} chosen per (set, split) by the CV
     accuracy (ties: tau = 1), then as :func:`headline` (mean over the sets per split,
     mean and SE over the splits; a split counts only with a fit on every set)."""
@@ -109,7 +110,7 @@ def headline_cv(results, degree, grid, sets=uci.BINARY_SETS):
     return {**uci._mean_se(per_split), "sets": have}
 
 
-def inert_share(results, degree, tau_name, grid="printed", sets=uci.BINARY_SETS):
+def inert_share(results, degree, tau_name, grid="printed", sets=BINARY_SETS):
     """Share of (set, split) records whose CV accuracy is the same at every gamma of
     the grid (the grid does nothing there)."""
     flat = [len({s for s in p["cv_scores"] if s is not None}) <= 1
@@ -121,7 +122,7 @@ def inert_share(results, degree, tau_name, grid="printed", sets=uci.BINARY_SETS)
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="*", default=list(uci.BINARY_SETS))
+    parser.add_argument("--sets", nargs="*", default=list(BINARY_SETS))
     parser.add_argument("--degrees", nargs="*", type=int, default=[10])
     parser.add_argument("--grids", nargs="*", default=list(GRIDS), choices=list(GRIDS))
     parser.add_argument("--n-rand", type=int, default=10)

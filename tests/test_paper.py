@@ -4,7 +4,10 @@ tables overlap."""
 
 from __future__ import annotations
 
+import ast
 import json
+import math
+import re
 from pathlib import Path
 
 import pytest
@@ -35,11 +38,53 @@ def test_table_scripts_take_their_rows_from_the_typed_tables():
     assert table_3_5_pruning.PAPER is paper.TABLE_3_5
 
 
-def test_uci_reexports_the_one_copy():
-    for name in ("PAPER", "PAPER_SUMMARY", "PAPER_SETS", "PAPER_CHARACTERISTICS",
-                 "PAPER_BEST_COUNTS", "PAPER_NOT_WORSE", "PAPER_WORSE_1PCT",
-                 "PAPER_WILCOXON_CLAIMS", "PAPER_POLY_HEADLINE"):
-        assert getattr(uci, name) is getattr(paper, name), name
+def _defined(module):
+    """The names a module's own top level binds (assignments, functions, classes)."""
+    tree = ast.parse(Path(module.__file__).read_text())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_each_name_from_its_own_module():
+    # paper.py, stats.py and reference.py are imported themselves, never re-exported
+    # by uci.py: scripts, tests and chapters write paper.PAPER, stats.summary
+    from benchmarks import reference, stats
+
+    root = RESULTS.parents[1]
+    texts = {p: p.read_text() for p in [*sorted((root / "benchmarks").glob("*.py")),
+                                         *sorted((root / "tests").glob("*.py")),
+                                         *sorted((root / "book").glob("*.md"))]}
+    for module in (paper, stats, reference):
+        names = _defined(module)
+        assert names, module.__name__
+        assert not [n for n in names if hasattr(uci, n)], module.__name__
+        pattern = re.compile(r"\buci\.(" + "|".join(sorted(names)) + r")\b")
+        used = [f"{p.name}: uci.{m[1]}" for p, text in texts.items()
+                for m in pattern.finditer(text)]
+        assert not used, used
+
+
+def test_paper_ny_are_the_code_sizes_of_m():
+    # [S Table 3.2]: MOC needs ceil(log2 M) bits, 1vs1 M(M-1)/2; wav's 1vs1 is a slip
+    for name, (moc, ovo) in paper.PAPER_NY.items():
+        m = paper.PAPER_CHARACTERISTICS[name][6]
+        assert moc == math.ceil(math.log2(m)), name
+        assert ovo == m * (m - 1) // 2 or (name, ovo, m) == ("wav", 2, 3), name
+    assert list(paper.PAPER_NY) == list(paper.PAPER_SETS["3.4"])
+
+
+def test_peng_tables_are_those_the_results_store():
+    stored = json.loads((RESULTS / "rls_svm_tables.json").read_text())
+    for key, table in (("paper_params", paper.PENG_PARAMS),
+                       ("paper_tables", paper.PENG_TABLES),
+                       ("paper_time_vs_c", paper.PENG_TIME_VS_C)):
+        assert json.loads(json.dumps(table)) == stored[key], key
 
 
 def test_spot_values_as_printed():
@@ -49,6 +94,11 @@ def test_spot_values_as_printed():
     assert paper.PAPER_SUMMARY["3.4"]["Maj. Rule"] == {"AA": 36.8, "AR": 24.8,
                                                        "P_ST": 0.002}
     assert paper.TABLE_3_5["N_SL1"]["led"] == 3640
+    assert paper.VG_ARD["ARD 3"] == ([1.9461, 0.1386], 1.56, 2.87, 89.6, 91.0)
+    assert (paper.VG_ARD_SIGMA, paper.VG_ARD_OPTIMAL_RATE) == (2.54, 92.0)
+    assert [len(paper.VG_ARD[s][0]) for s in ("ARD 1", "ARD 2", "ARD 3")] == [4, 3, 2]
+    assert paper.PENG_TABLES["adult"]["rbf"]["LSSVM"] == [[136.2, 66.7], [0.201, 0.115],
+                                                         [24.31, 0.94], [24.07, 0.05]]
 
 
 def test_table_3_5_ls_svm_row_repeats_tables_3_3_and_3_4():

@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from benchmarks import reference, uci
+from benchmarks import paper, reference, stats, uci
 from lssvm import multiclass as mc
 from lssvm.datasets import load_adult_uci
 
@@ -69,7 +69,7 @@ def iris():
 def test_bits_are_the_packages_moc_codewords(iris):
     X, y = iris
     labels = np.array(["c", "a", "b"])[y]  # sorted classes: a, b, c
-    model = uci.CodedBinaryClassifier(_Stub(), coding="moc").fit(X, labels)
+    model = reference.CodedBinaryClassifier(_Stub(), coding="moc").fit(X, labels)
     C = mc.codebook(3, "moc")
     np.testing.assert_array_equal(model.codebook_, C)
     index = np.searchsorted(model.classes_, labels)
@@ -78,7 +78,7 @@ def test_bits_are_the_packages_moc_codewords(iris):
         np.testing.assert_array_equal(bit.y_, C[index, j])  # every row, its codeword
     # ten classes (led): four bits, class i is the binary expansion of i
     y10 = np.repeat(np.arange(10), 3)
-    model10 = uci.CodedBinaryClassifier(_Stub()).fit(np.zeros((30, 1)), y10)
+    model10 = reference.CodedBinaryClassifier(_Stub()).fit(np.zeros((30, 1)), y10)
     np.testing.assert_array_equal(model10.codebook_, mc.codebook(10, "moc"))
     for j, bit in enumerate(model10.estimators_):
         np.testing.assert_array_equal(bit.y_, 2 * ((y10 >> j) & 1) - 1)
@@ -86,7 +86,7 @@ def test_bits_are_the_packages_moc_codewords(iris):
 
 def test_decoding_nearest_codeword_and_ties(iris):
     X, y = iris
-    model = uci.CodedBinaryClassifier(_Stub()).fit(X, y)
+    model = reference.CodedBinaryClassifier(_Stub()).fit(X, y)
     # codewords: class 0 (-1, -1), class 1 (+1, -1), class 2 (-1, +1)
     for (f0, f1), want in [((-0.5, -2.0), 0), ((1.5, -0.1), 1), ((-0.3, 0.4), 2),
                            # (+, +) is no codeword: Hamming 1 from classes 1 and 2;
@@ -98,7 +98,7 @@ def test_decoding_nearest_codeword_and_ties(iris):
 
 def test_moc_svc_learns_and_decodes_with_the_package(iris):
     X, y = iris
-    model = uci.CodedBinaryClassifier(SVC(kernel="linear")).fit(X, y)
+    model = reference.CodedBinaryClassifier(SVC(kernel="linear")).fit(X, y)
     F = model.decision_function(X)
     for j, bit in enumerate(model.estimators_):
         np.testing.assert_array_equal(bit.predict(X), np.where(F[:, j] > 0, 1, -1))
@@ -109,15 +109,15 @@ def test_moc_svc_learns_and_decodes_with_the_package(iris):
 
 def test_fit_svm_records_bits_and_convergence_warnings(iris, monkeypatch):
     X, y = iris
-    model, params = uci.fit_svm("SVC (SMO, linear, MOC)", X, y)
+    model, params = reference.fit_svm("SVC (SMO, linear, MOC)", X, y)
     assert len(params["bits"]) == len(params["cv_scores"]) == 2
-    assert all(b["C"] in uci.LINEAR_C_GRID for b in params["bits"])
-    assert params["fits"] == 2 * (len(uci.LINEAR_C_GRID) * 10 + 1)
+    assert all(b["C"] in reference.LINEAR_C_GRID for b in params["bits"])
+    assert params["fits"] == 2 * (len(reference.LINEAR_C_GRID) * 10 + 1)
     # bit 0 is not separable: its C = 100 solves may stop at LINEAR_MAX_ITER
     assert params["convergence_warnings"] < params["fits"] / 10
     monkeypatch.setattr(reference, "LINEAR_MAX_ITER", 1)  # every solve stops early
-    _, params = uci.fit_svm("SVC (SMO, linear)", X, y)
-    assert params["C"] in uci.LINEAR_C_GRID
+    _, params = reference.fit_svm("SVC (SMO, linear)", X, y)
+    assert params["C"] in reference.LINEAR_C_GRID
     assert params["convergence_warnings"] == params["fits"] == 6 * 10 + 1
 
 
@@ -126,8 +126,8 @@ def test_paper_rows_and_sets_of_the_svc_rows():
     assert uci.paper_row("SVC (SMO, linear)", "3.4") == "Lin SVM (1vs1)"
     assert uci.paper_row("SVC (SMO, RBF, MOC)", "3.4") == "RBF SVM (MOC)"
     assert uci.paper_row("SVC (SMO, linear, MOC)", "3.4") == "Lin SVM (MOC)"
-    assert uci.MOC_SVMS <= set(uci.methods_for("iri"))
-    assert not uci.MOC_SVMS & set(uci.methods_for("hea"))
+    assert reference.MOC_SVMS <= set(uci.methods_for("iri"))
+    assert not reference.MOC_SVMS & set(uci.methods_for("hea"))
     assert "SVC (SMO, linear)" in set(uci.methods_for("hea")) & uci.SUBSAMPLED
 
 
@@ -251,25 +251,25 @@ def test_poly_max_degree_limits_the_search(monkeypatch):
 def test_wilcoxon_smallest_p_is_two_over_two_to_the_n():
     best = np.arange(10, dtype=float) + 80
     # every set worse, all |differences| distinct: the exact two-sided p = 2 / 2^10
-    p, n = uci.wilcoxon_p(best - np.arange(1, 11), best)
+    p, n = stats.wilcoxon_p(best - np.arange(1, 11), best)
     assert n == 10 and p == pytest.approx(2 / 1024)
-    assert uci.wilcoxon_min_p(10) == pytest.approx(0.001953125)
-    assert uci.wilcoxon_min_p(8) == pytest.approx(2 / 256)
+    assert stats.wilcoxon_min_p(10) == pytest.approx(0.001953125)
+    assert stats.wilcoxon_min_p(8) == pytest.approx(2 / 256)
     # one tie with the best row is dropped (zero_method="wilcox"): 9 left, 2 / 2^9
     worse = best - np.arange(0, 10)
-    p, n = uci.wilcoxon_p(worse, best)
+    p, n = stats.wilcoxon_p(worse, best)
     assert n == 9 and p == pytest.approx(2 / 512)
 
 
 def test_wilcoxon_tied_differences_exact_enumeration():
     # |d| all equal (ties): the p of the sign pattern 8 minus, 2 plus by enumeration
     d = np.array([-1.0] * 8 + [1.0] * 2)
-    p, n = uci.wilcoxon_p(d, np.zeros(10))
+    p, n = stats.wilcoxon_p(d, np.zeros(10))
     # all ranks tie at 5.5: the statistic is a function of the number of plus signs,
     # so p equals the two-sided sign test's, 2 * (1 + 10 + 45) / 1024
     assert n == 10 and p == pytest.approx(2 * 56 / 1024)
     # float noise is not a difference; identical rows give NaN
-    p, n = uci.wilcoxon_p([0.1 + 0.2, 1.0], [0.3, 1.0])
+    p, n = stats.wilcoxon_p([0.1 + 0.2, 1.0], [0.3, 1.0])
     assert n == 0 and np.isnan(p)
 
 
@@ -278,7 +278,7 @@ def test_wilcoxon_vs_best_uses_means_and_ranks():
         {f"s{i}": [90.0 + i, 89.0 + i - 0.1 * i, 50.0] for i in range(10)},
         index=["top", "close", "bad"],
     )
-    out = uci.wilcoxon_vs_best(means)
+    out = stats.wilcoxon_vs_best(means)
     assert np.isnan(out.loc["top", "p_AA"]) and out.loc["top", "n_AA"] == 0
     # "bad" is last on every set: the AA and the AR test both reach 2 / 2^10
     assert out.loc["bad", "p_AA"] == pytest.approx(2 / 1024)
@@ -296,7 +296,7 @@ def test_best_counts_with_ties_and_marks():
         "s1": {"a": base + 0.05, "b": base + 0.05, "c": base},  # a and b tied best
         "s2": {"a": base, "b": base + 0.05, "c": base + 0.0501 + 1e-4 * rng.standard_normal(10)},
     }
-    counts = uci.best_counts(per_split)
+    counts = stats.best_counts(per_split)
     assert counts.loc["a", "best"] == 1 and counts.loc["b", "best"] == 1
     assert counts.loc["c", "best"] == 1  # best on s2
     assert counts.loc["b", "not worse"] == 1  # b on s2: 0.0001 below, not significant
@@ -309,10 +309,11 @@ def test_paper_best_counts_match_printed_means():
     """The text's "best on k domains" against the highest printed means."""
     for table in ("3.3", "3.4"):
         means = pd.DataFrame({m: {s: v[0] for s, v in row.items()}
-                              for m, row in uci.PAPER[table].items()}).T  # fmt: skip
-        best = uci.best_rows(means)
-        assert sum(uci.PAPER_BEST_COUNTS[table].values()) == len(uci.PAPER_SETS[table])
-        for row, k in uci.PAPER_BEST_COUNTS[table].items():
+                              for m, row in paper.PAPER[table].items()}).T  # fmt: skip
+        best = stats.best_rows(means)
+        n_sets = len(paper.PAPER_SETS[table])
+        assert sum(paper.PAPER_BEST_COUNTS[table].values()) == n_sets
+        for row, k in paper.PAPER_BEST_COUNTS[table].items():
             # every row the text names is (one of) the highest printed means on at
             # least one set, except RBF SVM in 3.3: its pid is underlined in the
             # paper, but Pol LS-SVM_F's printed 79.0 there is higher (a slip)
@@ -327,12 +328,12 @@ def test_bootstrap_keeps_rows_paired():
     noise = {s: 5 * rng.standard_normal(10) for s in ("s1", "s2", "s3")}
     # "b" is "a" minus 0.5 on every split: unresolvable unpaired, certain when paired
     per_split = {s: {"a": 80 + e, "b": 79.5 + e} for s, e in noise.items()}
-    aa, ar, means = uci.bootstrap_summary(per_split, ["a", "b"], n_boot=500)
+    aa, ar, means = stats.bootstrap_summary(per_split, ["a", "b"], n_boot=500)
     assert aa.shape == ar.shape == (500, 2) and means.shape == (500, 2, 3)
-    assert uci.order_share(aa, 0, 1) == 1.0
-    assert uci.order_share(ar, 0, 1, higher=False) == 1.0
+    assert stats.order_share(aa, 0, 1) == 1.0
+    assert stats.order_share(ar, 0, 1, higher=False) == 1.0
     np.testing.assert_allclose(ar.sum(axis=1), 3.0)  # ranks 1 and 2 on each set
     # a row with fewer splits draws on its own: still finite, still 2 columns
     per_split["s1"]["b"] = per_split["s1"]["b"][:3]
-    aa, _, _ = uci.bootstrap_summary(per_split, ["a", "b"], n_boot=200)
-    assert np.isfinite(aa).all() and uci.order_share(aa, 0, 1) > 0.5
+    aa, _, _ = stats.bootstrap_summary(per_split, ["a", "b"], n_boot=200)
+    assert np.isfinite(aa).all() and stats.order_share(aa, 0, 1) > 0.5

@@ -292,12 +292,12 @@ def test_wilcoxon_claims_read_among_themselves():
 
 
 def test_table_entries_one_family_per_table():
-    from benchmarks import uci
+    from benchmarks.stats import holm_k_se
 
     entries = uci_ledger.table_entries()
     assert set(entries["table"]) == {"3.3", "3.4"} and not entries["n_se"].isna().any()
     for t, family in entries.groupby("table"):
-        assert np.allclose(family["holm"], uci.holm_k_se(family["n_se"].to_numpy()))
+        assert np.allclose(family["holm"], holm_k_se(family["n_se"].to_numpy()))
     # the Fisher and Multiclass chapters' RBF rows are in the families too
     assert {"RBF LS-SVM", "RBF LS-SVM_F"} <= set(entries["paper row"])
     assert entries["holm"].between(3.0, 4.5).all()

@@ -9,6 +9,7 @@ from benchmarks import (
     uci,
     uci_poly_scaled,
 )
+from benchmarks.stats import chance_flags, data_controls, holm_k_se, within_controls
 
 
 def _holm_rejections(z, alpha):
@@ -27,7 +28,7 @@ def _holm_rejections(z, alpha):
 def test_holm_thresholds_flag_exactly_holms_rejections(seed):
     rng = np.random.default_rng(seed)
     z = np.abs(np.r_[rng.normal(size=200), rng.normal(4.5, 1.0, size=20)])
-    k = uci.holm_k_se(z, 0.05)
+    k = holm_k_se(z, 0.05)
     np.testing.assert_array_equal(z > k, _holm_rejections(z, 0.05))
     # the first threshold is Bonferroni's; none is below the plain two-sided 5% one
     assert k.max() == pytest.approx(stats.norm.isf(0.05 / (2 * len(z))))
@@ -35,17 +36,17 @@ def test_holm_thresholds_flag_exactly_holms_rejections(seed):
 
 
 def test_holm_one_entry_is_the_plain_two_sided_test():
-    assert uci.holm_k_se([0.5])[0] == pytest.approx(stats.norm.isf(0.025))
+    assert holm_k_se([0.5])[0] == pytest.approx(stats.norm.isf(0.025))
 
 
 def test_holm_rejects_nan():
     with pytest.raises(ValueError, match="n_se"):
-        uci.holm_k_se([1.0, np.nan])
+        holm_k_se([1.0, np.nan])
 
 
 def test_chance_flags_at_two_se():
     # 387 entries at 2 SE: about 17.6 flags under exact reproduction
-    assert uci.chance_flags(387) == pytest.approx(387 * 0.0455, rel=1e-3)
+    assert chance_flags(387) == pytest.approx(387 * 0.0455, rel=1e-3)
 
 
 def _toy(n=90, seed=0):
@@ -100,11 +101,11 @@ def test_data_controls_need_enough_untuned_rows_beyond_two_se():
     shifted += [_entry("a", "IB1", -0.5, 0.3), _entry("a", "RBF SVM", 9.0, 9.0)]
     calm = [_entry("b", r, 3.0, 5.0) for r in ("LDA", "Logit", "NB_n")]
     calm += [_entry("b", "RBF SVM", 3.0, 5.0)]  # a tuned row never counts
-    out = uci.data_controls(shifted + calm, min_rows=4, own_cause={("QDA", "a")})
+    out = data_controls(shifted + calm, min_rows=4, own_cause={("QDA", "a")})
     # set a: 4 untuned rows beyond 2 SE besides QDA, which has its own cause and is
     # left out of the count and the range
     assert out == {"a": (4, 5, -0.5, 3.0)}
     # with QDA's gap not explained it would count: still 5 rows beyond of 6
-    assert uci.data_controls(shifted, min_rows=4)["a"] == (5, 6, -0.5, 40.0)
-    assert uci.within_controls(4.0, 0.6, (-0.5, 3.0))
-    assert not uci.within_controls(9.0, 1.0, (-0.5, 3.0))
+    assert data_controls(shifted, min_rows=4)["a"] == (5, 6, -0.5, 40.0)
+    assert within_controls(4.0, 0.6, (-0.5, 3.0))
+    assert not within_controls(9.0, 1.0, (-0.5, 3.0))

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchmarks import uci
+from benchmarks import paper, reference, stats, uci
 
 
 def test_average_rank_shares_ties():
@@ -15,7 +15,7 @@ def test_average_rank_shares_ties():
         {"s1": [90.0, 80.0, 80.0], "s2": [70.0, 70.0, 70.0], "s3": [50.0, 60.0, 40.0]},
         index=["a", "b", "c"],
     )
-    ranks = uci.average_ranks(means)
+    ranks = stats.average_ranks(means)
     # s1: a=1, b=c=2.5; s2: all 2; s3: b=1, a=2, c=3
     np.testing.assert_allclose(ranks[["a", "b", "c"]], [5 / 3, 5.5 / 3, 7.5 / 3])
     assert ranks.sum() == pytest.approx(3 * 2)  # ranks of each set sum to 1+2+3
@@ -24,16 +24,16 @@ def test_average_rank_shares_ties():
 def test_sign_test_known_answers():
     best = np.full(10, 90.0)
     # ten losses of ten: 2 / 2^10, the paper's 0.002
-    assert uci.sign_test(best - 1, best) == pytest.approx(2 / 1024)
+    assert stats.sign_test(best - 1, best) == pytest.approx(2 / 1024)
     # one win, nine losses: 2 * (1 + 10) / 1024 = 0.021 (Lin SVM in Table 3.3)
     one_win = best - 1
     one_win[0] += 2
-    assert uci.sign_test(one_win, best) == pytest.approx(22 / 1024)
+    assert stats.sign_test(one_win, best) == pytest.approx(22 / 1024)
     # two ties dropped, 3 wins of 8: 2 * 93 / 256 = 0.727 (RBF LS-SVM in Table 3.3)
     acc = np.array([91, 91, 91, 89, 89, 89, 89, 89, 90, 90.0])
-    assert uci.sign_test(acc, best) == pytest.approx(2 * 93 / 256)
-    assert round(uci.sign_test(acc, best), 3) == 0.727
-    assert uci.sign_test(best, best) == 1.0
+    assert stats.sign_test(acc, best) == pytest.approx(2 * 93 / 256)
+    assert round(stats.sign_test(acc, best), 3) == 0.727
+    assert stats.sign_test(best, best) == 1.0
 
 
 # Rows of Table 3.3 whose printed AA, AR and P_ST do not follow from their printed
@@ -45,21 +45,21 @@ INCONSISTENT_ROWS = {"Lin LS-SVM_F", "Pol LS-SVM_F"}
 def test_statistics_reproduce_paper_columns(table):
     """AA, AR and P_ST of every row, from the typed means alone."""
     means = pd.DataFrame({m: {s: v[0] for s, v in row.items()} for m, row in
-                          uci.PAPER[table].items()}).T  # fmt: skip
-    stats = uci.summary(means)
+                          paper.PAPER[table].items()}).T  # fmt: skip
+    columns = stats.summary(means)
     best = "RBF SVM" if table == "3.3" else "RBF LS-SVM (1vs1)"
     # 3.3: RBF SVM's AA (84.44) beats RBF LS-SVM's (84.42) by 0.02: the printed 1.000
-    assert stats["AA"].idxmax() == best
+    assert columns["AA"].idxmax() == best
     checked = 0
     for method in means.index:
         if table == "3.3" and method in INCONSISTENT_ROWS:
             continue
-        want = uci.PAPER_SUMMARY[table][method]
-        assert stats.loc[method, "P_ST"] == pytest.approx(want["P_ST"], abs=6e-4)
-        assert stats.loc[method, "AA"] == pytest.approx(want["AA"], abs=0.051)
+        want = paper.PAPER_SUMMARY[table][method]
+        assert columns.loc[method, "P_ST"] == pytest.approx(want["P_ST"], abs=6e-4)
+        assert columns.loc[method, "AA"] == pytest.approx(want["AA"], abs=0.051)
         # 3.3: the two inconsistent rows shift the others' ranks by up to 0.15
         tol = 0.16 if table == "3.3" else 0.051
-        assert stats.loc[method, "AR"] == pytest.approx(want["AR"], abs=tol), method
+        assert columns.loc[method, "AR"] == pytest.approx(want["AR"], abs=tol), method
         checked += 1
     assert checked >= 16
 
@@ -74,22 +74,22 @@ def test_paired_marks():
         "far": base,  # 5 points worse on every split: p << 1%
         "equal": base + 0.05,  # identical to the best: p = 1
     }
-    marks = uci.significance_marks(per_split)
+    marks = stats.significance_marks(per_split)
     assert marks["far"] == "1%"
     assert marks["equal"] == ""
     assert marks["best"] == "best" or marks["same"] == "best"
     assert marks["same"] in ("", "best")
     # a moderate gap: different at 5% but not at 1%
     diff = np.array([0.02, -0.01, 0.03, 0.0, 0.02, 0.01, 0.0, 0.015, 0.01, 0.0])
-    p = uci.paired_p_value(base + diff, base)
+    p = stats.paired_p_value(base + diff, base)
     assert 0.01 < p < 0.05
-    assert uci.significance_marks({"a": base + diff, "b": base})["b"] == "5%"
+    assert stats.significance_marks({"a": base + diff, "b": base})["b"] == "5%"
 
 
 def test_paired_test_uses_common_splits():
     a = [0.9, 0.8, 0.85, 0.1, 0.1]
     b = [0.9, 0.8, 0.85]
-    assert uci.paired_p_value(a, b) == 1.0  # the three common splits agree
+    assert stats.paired_p_value(a, b) == 1.0  # the three common splits agree
 
 
 def test_resume_keeps_existing_entries(tmp_path):
@@ -138,13 +138,13 @@ def test_collect_runs_merges_files(tmp_path):
 def test_reference_stand_ins_learn():
     X, y = uci.load("iri")
     for method in ("oneR", "NB_k (KDE)"):
-        model = uci.make_reference(method, X.shape[1]).fit(X, y)
+        model = reference.make_reference(method, X.shape[1]).fit(X, y)
         assert np.mean(model.predict(X) == y) > 0.9, method
     assert uci.paper_row("SVC (SMO, RBF)", "3.4") == "RBF SVM (1vs1)"
     assert uci.paper_row("IB1 (1-NN)", "3.3") == "IB1"
-    assert all(uci.paper_row(m, "3.3") in uci.PAPER["3.3"]
+    assert all(uci.paper_row(m, "3.3") in paper.PAPER["3.3"]
                for m in uci.methods_for("hea"))  # fmt: skip
-    assert all(uci.paper_row(m, "3.4") in uci.PAPER["3.4"]
+    assert all(uci.paper_row(m, "3.4") in paper.PAPER["3.4"]
                for m in uci.methods_for("iri"))  # fmt: skip
 
 
