@@ -26,12 +26,15 @@ Parts (each in its own process, so that its peak memory is its own):
   block), "computed" the solver's pass with its default tile (kernel tile by one
   matrix product and ``exp`` in place, both products while the tile is in cache),
   "stored" the same products from kernel blocks kept in memory (``store_kernel``),
-  and the computed pass for other tile sizes. Their ratio to ``exp`` is the cost of
+  "distances" the tiles' distance GEMM alone (no ``exp``, no products), and the
+  computed pass for other tile sizes. Their ratio to ``exp`` is the cost of
   one PCG iteration against ``exp`` over the N x m kernel entries. Also the largest
   relative difference between the two products.
 - m1000, m10000: ``FixedSizeLSSVMClassifier(n_prototypes=m, solver="pcg")``: fit
   seconds, PCG iterations, test accuracy, peak resident memory of the process
-  (``ru_maxrss``), whether the kernel blocks were stored.
+  (``VmHWM``, :func:`benchmarks._common.peak_rss_mb`; the stored m1000 and
+  m10000 runs read ``ru_maxrss`` of the child process, started by a parent of
+  about 160 MB), whether the kernel blocks were stored.
 - tol: the tolerance study at N = 10^5 (``--tol-n``; test N = 10^5, m = 1000,
   seeds ``--seeds``: training seed s, test seed 1000 + s, prototypes random_state
   s): iterations and test accuracy for tol = 1e-2 ... 1e-8. The tolerance chosen
@@ -88,7 +91,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import resource  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -96,7 +98,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import save_json  # noqa: E402
+from benchmarks._common import peak_rss_mb, save_json  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, CHUNK = 10.0, 1.0, 10, 10**6, 10**5, 4096
 TOL = 1e-3  # the tolerance chosen by the part tol
@@ -209,7 +211,7 @@ def part_fit(m, tol, n_jobs):
     row = dict(m=m, seed=0, solver=est.solver_, tol=tol, n_jobs=n_jobs,
                kernel_stored=bool(est.kernel_stored_), fit_seconds=sec,
                n_iter=int(np.max(est.n_iter_)), accuracy=float(np.mean(pred == y_test)),
-               peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+               peak_rss_mb=peak_rss_mb(),
                correct=(pred == y_test).astype(np.int8).tobytes().hex())
     print({k: v for k, v in row.items() if k != "correct"}, flush=True)
     return {f"m{m}": row}

@@ -39,6 +39,19 @@ RBF sigma2 = 10, gamma = 1; training seed = prototype seed s, test seed 1000 + s
   ``python benchmarks/bench_fixed_size_pcg.py --parts store`` writes
   ``benchmarks/results/fixed_size_pcg_store.json``.
 
+- holdout: ``solver="pcg"`` with ``gamma=[0.1, 1, 10, 100]``, ``cv=5`` (fold 0 held
+  out, then the chosen gamma solved on every row) at m = 4000 random prototypes,
+  against gamma = 1 with the same prototypes, seeds 0-2: chosen gamma, held-out
+  errors, test accuracy (per-point correctness kept for paired differences), seconds.
+- sklearn: at N = 200,000 (test: 50,000 points), m = 1000 and 2000 (seeds 0-2)
+  and 4000 (seed 0: scikit-learn's feature matrix is 8 N m = 6.4 GB), the same
+  random prototypes for both, each fit in a fresh process (``_common.in_child``) with
+  two threads: ours ``FixedSizeLSSVMClassifier(solver="pcg", n_jobs=2)`` at tol 1e-3
+  and 1e-8, against ``Nystroem(n_components=m).fit(Z)`` + ``RidgeClassifier(alpha=
+  1/gamma)`` on the N x m features: fit seconds, peak memory (``VmHWM``), test
+  accuracy; ``sklearn_summary`` has the time ratio and the paired accuracy
+  difference with its standard error per (m, seed, tol).
+
 Results: ``benchmarks/results/fixed_size_pcg.json`` (parts merged; every pass
 stamped with its machine by ``_common.stamp``).
 """
@@ -59,7 +72,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import save_json, stamp  # noqa: E402
+from benchmarks._common import in_child, peak_rss_mb, save_json, stamp  # noqa: E402
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, TOL = 10.0, 1.0, 10, 50_000, 50_000, 1e-8
 SEEDS = [0, 1, 2]
@@ -133,6 +146,120 @@ def part_select(m_grid=(1000, 5000), seeds=SEEDS):
                                  seconds=time.perf_counter() - t0))
                 print(rows[-1], flush=True)
     return rows
+
+
+HOLDOUT_M, HOLDOUT_GAMMAS, HOLDOUT_CV = 4000, (0.1, 1.0, 10.0, 100.0), 5
+
+
+def part_holdout(seeds=SEEDS):
+    """solver="pcg" choosing gamma on a held-out fold at m = HOLDOUT_M (random
+    prototypes), against gamma = 1 on the same prototypes: the chosen gamma, the
+    held-out errors, test accuracy, fit seconds."""
+    from lssvm import FixedSizeLSSVMClassifier
+
+    rows = []
+    for seed in seeds:
+        X, y = data(N, seed)
+        X_test, y_test = data(N_TEST, 1000 + seed)
+        for gamma in (HOLDOUT_GAMMAS, GAMMA):
+            est = FixedSizeLSSVMClassifier(n_prototypes=HOLDOUT_M, gamma=list(gamma)
+                                           if isinstance(gamma, tuple) else gamma,
+                                           sigma2=SIGMA2, prototypes="random",
+                                           random_state=seed, solver="pcg", tol=TOL,
+                                           cv=HOLDOUT_CV, n_jobs=2)
+            time.sleep(0.2)
+            t0 = time.perf_counter()
+            est.fit(X, y)
+            sec = time.perf_counter() - t0
+            pred = est.predict(X_test)
+            rows.append(dict(seed=seed, m=HOLDOUT_M, tuned=isinstance(gamma, tuple),
+                             gamma=est.gamma_, cv_errors=None if est.cv_errors_ is None
+                             else [float(e) for e in est.cv_errors_],
+                             accuracy=float(np.mean(pred == y_test)), seconds=sec,
+                             correct=(pred == y_test).astype(np.int8).tobytes().hex()))
+            print({k: v for k, v in rows[-1].items() if k != "correct"}, flush=True)
+    return rows
+
+
+SKLEARN_N, SKLEARN_TOLS = 200_000, (1e-3, 1e-8)
+
+
+def sklearn_case(which, m, seed):
+    """One fit at N = SKLEARN_N in this (child) process: ours by PCG at each of
+    SKLEARN_TOLS, or scikit-learn's Nystroem + RidgeClassifier, on the same random
+    prototypes; two threads for both. Seconds, peak memory, test predictions."""
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import RidgeClassifier
+    from threadpoolctl import threadpool_limits
+
+    from lssvm import FixedSizeLSSVMClassifier
+
+    X, y = data(SKLEARN_N, seed)
+    X_test, y_test = data(N_TEST, 1000 + seed)
+    Z = X[np.random.default_rng(seed).choice(SKLEARN_N, m, replace=False)]
+    rows = []
+    for tol in SKLEARN_TOLS if which == "ours" else (None,):
+        base = peak_rss_mb()
+        time.sleep(0.2)
+        t0 = time.perf_counter()
+        if which == "ours":
+            est = FixedSizeLSSVMClassifier(n_prototypes=m, gamma=GAMMA, sigma2=SIGMA2,
+                                           prototypes=Z, solver="pcg", tol=tol,
+                                           n_jobs=2).fit(X, y)
+            extra = dict(n_iter=int(est.n_iter_))
+        else:
+            with threadpool_limits(2):
+                est = Nystroem(kernel="rbf", gamma=1 / SIGMA2, n_components=m,
+                               random_state=seed).fit(Z)
+                ridge = RidgeClassifier(alpha=1 / GAMMA).fit(est.transform(X), y)
+            extra = {}
+        sec = time.perf_counter() - t0
+        if which == "ours":
+            pred = est.predict(X_test)
+        else:
+            with threadpool_limits(2):
+                pred = ridge.predict(est.transform(X_test))
+        rows.append(dict(which=which, m=m, seed=seed, tol=tol, fit_seconds=sec,
+                         peak_rss_mb=peak_rss_mb(), base_rss_mb=base,
+                         accuracy=float(np.mean(pred == y_test)),
+                         correct=(pred == y_test).astype(np.int8).tobytes().hex(),
+                         **extra))
+        print({k: v for k, v in rows[-1].items() if k != "correct"}, flush=True)
+    return rows
+
+
+def part_sklearn(seeds=SEEDS, m_grid=(1000, 2000, 4000)):
+    """Ours (PCG) against Nystroem + RidgeClassifier at N = 200,000, each m and seed
+    (m = 4000 on the first seed only: 6 GB of features for scikit-learn)."""
+    rows = []
+    for seed in seeds:
+        for m in m_grid:
+            if m == m_grid[-1] and seed != seeds[0]:
+                continue
+            rows += in_child(sklearn_case, "ours", m, seed)
+            rows += in_child(sklearn_case, "sklearn", m, seed)
+    return rows
+
+
+def sklearn_summary(rows):
+    """Per (m, tol): the time ratio sklearn / ours per seed, and the accuracy
+    difference ours - sklearn with its paired standard error per seed (points)."""
+    theirs = {(r["m"], r["seed"]): r for r in rows if r["which"] == "sklearn"}
+    out = []
+    for r in rows:
+        if r["which"] != "ours" or (r["m"], r["seed"]) not in theirs:
+            continue
+        t = theirs[(r["m"], r["seed"])]
+        a = np.frombuffer(bytes.fromhex(r["correct"]), np.int8).astype(float)
+        b = np.frombuffer(bytes.fromhex(t["correct"]), np.int8).astype(float)
+        d = a - b
+        out.append(dict(m=r["m"], seed=r["seed"], tol=r["tol"], n_iter=r["n_iter"],
+                        ratio=t["fit_seconds"] / r["fit_seconds"],
+                        ours_seconds=r["fit_seconds"], sklearn_seconds=t["fit_seconds"],
+                        ours_peak_mb=r["peak_rss_mb"], sklearn_peak_mb=t["peak_rss_mb"],
+                        gap_points=100 * float(d.mean()),
+                        gap_se_points=100 * float(d.std(ddof=1) / np.sqrt(len(d)))))
+    return out
 
 
 STORE_M = 2000
@@ -216,6 +343,8 @@ PARTS = {
     "m4000n": lambda s: fixed_size_rows(4000, [("normal", "random")], s),
     "m8000": lambda s: fixed_size_rows(8000, [("pcg", "random")], s),
     "select": part_select,
+    "sklearn": part_sklearn,
+    "holdout": part_holdout,
 }
 
 
@@ -245,6 +374,8 @@ def main(argv=None):
         results[part] = sorted(kept + new, key=lambda r: r["seed"])
         if part == "store":
             results["store_summary"] = store_summary(results[part])
+        if part == "sklearn":
+            results["sklearn_summary"] = sklearn_summary(results[part])
         stamp(results, [sys.argv[0], *argv])
         results["provenance"][-1]["parts"] = args.parts
         save_json(out, results, stamp_pass=False)
