@@ -35,6 +35,10 @@ Parts (each in its own process, so that its peak memory is its own):
   (``VmHWM``, :func:`benchmarks._common.peak_rss_mb`; the stored m1000 and
   m10000 runs read ``ru_maxrss`` of the child process, started by a parent of
   about 160 MB), whether the kernel blocks were stored.
+- dask10m: N = 10^7 on a two-worker ``LocalCluster`` (1 thread and 2 GB each; data
+  generated on the workers), m = 5000 random prototypes, ``solver="pcg"`` at
+  ``--tol``: fit seconds, iterations, the workers' and the client's peak memory
+  (VmHWM), test accuracy on the test points of m1000 and m10000.
 - tol: the tolerance study at N = 10^5 (``--tol-n``; test N = 10^5, m = 1000,
   seeds ``--seeds``: training seed s, test seed 1000 + s, prototypes random_state
   s): iterations and test accuracy for tol = 1e-2 ... 1e-8. The tolerance chosen
@@ -217,6 +221,45 @@ def part_fit(m, tol, n_jobs):
     return {f"m{m}": row}
 
 
+DASK_N, DASK_M, DASK_CHUNK = 10**7, 5000, 250_000
+
+
+def part_dask(n=DASK_N, m=DASK_M, chunk=DASK_CHUNK, tol=TOL):
+    """N = 10^7 by PCG on a two-worker LocalCluster (one thread, 2 GB each): the data
+    generated on the workers block by block (``bench_fixed_size._block``), random
+    prototypes, m = 5000; fit seconds, iterations, the workers' and the client's
+    peak memory (VmHWM), test accuracy on the 100,000 test points of m1000/m10000."""
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    from benchmarks.bench_fixed_size import _block
+    from lssvm import FixedSizeLSSVMClassifier
+
+    chunks = ((chunk,) * (n // chunk) + ((n % chunk,) if n % chunk else ()),)
+    X = da.map_blocks(_block, dtype=np.float64, chunks=(chunks[0], (N_FEATURES,)),
+                      part="X")
+    y = da.map_blocks(_block, dtype=np.int64, chunks=chunks, part="y")
+    X_test, y_test = data(N_TEST, 1000)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, memory_limit="2GB") as cluster, \
+            Client(cluster) as client:
+        t0 = time.perf_counter()
+        est = FixedSizeLSSVMClassifier(
+            n_prototypes=m, gamma=GAMMA, sigma2=SIGMA2, prototypes="random",
+            random_state=0, solver="pcg", tol=tol, chunk_size=CHUNK).fit(X, y)
+        sec = time.perf_counter() - t0
+        peaks = client.run(peak_rss_mb)
+    pred = est.predict(X_test)
+    row = dict(n=n, m=m, solver=est.solver_, tol=tol, dask_chunk_rows=chunk,
+               workers=2, threads_per_worker=1, memory_limit="2GB",
+               fit_seconds=sec, n_iter=int(np.max(est.n_iter_)),
+               accuracy=float(np.mean(pred == y_test)),
+               worker_peak_rss_mb=sorted(peaks.values()),
+               client_peak_rss_mb=peak_rss_mb())
+    print(row, flush=True)
+    return {"dask10m": row}
+
+
 def part_tol(seed, n_jobs, n=N_TOL_STUDY):
     """Iterations and test accuracy against tol at N = n (one seed)."""
     from lssvm import FixedSizeLSSVMClassifier
@@ -298,7 +341,8 @@ def _settings(part, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default="floor,m1000,m10000",
-                        help="comma-separated: floor, m1000, m10000, tol, iters")
+                        help="comma-separated: floor, m1000, m10000, tol, iters, "
+                             "dask10m")
     parser.add_argument("--tol", type=float, default=TOL,
                         help="CG tolerance of m1000, m10000")
     parser.add_argument("--n-jobs", type=int, default=1,
@@ -316,6 +360,8 @@ def main():
             out = part_floor(args.blocks)
         elif args.child.startswith("iters"):
             out = part_iters(int(float(args.child[5:])), args.n_jobs)
+        elif args.child == "dask10m":
+            out = part_dask(tol=args.tol)
         elif args.child.startswith("tol"):
             out = part_tol(int(args.child[3:]), args.n_jobs, args.tol_n)
         else:
