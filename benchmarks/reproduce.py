@@ -146,7 +146,9 @@ def steps() -> list[Step]:
     fixed_pcg = Step("fixed_size_pcg.json", "bench_fixed_size_pcg.py", [
         Entry(["--parts", "exact"], "exact LS-SVM by CG at N = 50,000"),
         Entry(["--parts", "m1000,m2000,select"], "fixed-size normal and PCG, m <= 2000"),
-        Entry(["--parts", "m4000,m4000n"], "fixed-size PCG and normal, m = 4000")],
+        Entry(["--parts", "m4000,m4000n"], "fixed-size PCG and normal, m = 4000"),
+        Entry(["--parts", "holdout"], "fixed-size PCG, gamma on a held-out fold"),
+        Entry(["--parts", "sklearn"], "fixed-size PCG against Nystroem + Ridge")],
         fallback_seconds=None)  # fmt: skip
     fixed_pcg_store = Step("fixed_size_pcg_store.json", "bench_fixed_size_pcg.py", [
         Entry(["--parts", "store"], "fixed-size PCG, stored products")],
@@ -201,7 +203,9 @@ def later_steps() -> list[Step]:
                  "Santa Fe folds"),
                 ("rls_splice_codes.json", "rls_splice_codes.py", "splice codes"),
                 ("pruning_val50_multiclass.json", "pruning_val50_multiclass.py",
-                 "pruning with a validation half, multiclass sets")))]
+                 "pruning with a validation half, multiclass sets"),
+                ("pruning_stop_readings.json", "pruning_stop_readings.py",
+                 "readings of the pruning stop rule")))]
 
 
 # --- cost estimates from the stored files --------------------------------------------
