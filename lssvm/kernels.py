@@ -83,6 +83,15 @@ def _row_sq_norms(X):
     return np.einsum("ij,ij->i", X, X)
 
 
+def _same_value(a, b) -> bool:
+    """Exact equality of two kernel parameters (numbers, arrays, callables)."""
+    if isinstance(a, (np.ndarray, list, tuple)) or isinstance(b, (np.ndarray, list, tuple)):
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    if sp.issparse(a) or sp.issparse(b):
+        return a is b
+    return bool(a is b or a == b)
+
+
 @functools.cache
 def blas_controller():
     """The loaded BLAS libraries (numpy's and scipy's), found once per process."""
@@ -146,7 +155,11 @@ class Kernel:
         return f"{type(self).__name__}({params})"
 
     def __eq__(self, other) -> bool:
-        return type(self) is type(other) and repr(self) == repr(other)
+        """Same class and the same parameters, arrays compared exactly (not by their
+        printed digits)."""
+        if type(self) is not type(other) or vars(self).keys() != vars(other).keys():
+            return False
+        return all(_same_value(v, vars(other)[k]) for k, v in vars(self).items())
 
     __hash__ = None
 

@@ -450,3 +450,34 @@ def test_pcg_gamma_by_held_out_fold(data, weighted):
     final = FixedSizeLSSVMClassifier(solver="normal", gamma=est.gamma_, **same)
     final.fit(X, y, sample_weight=v)
     assert _rel(est.decision_function(X), final.decision_function(X)) < 1e-8
+
+
+def test_public_helpers_take_n_jobs_as_everywhere(data):
+    """n_jobs=None means 1 and -1 all CPUs in the public helpers too (same sums)."""
+    from lssvm.sparse.fixed_size import NystromRidgePCG, accumulate
+
+    X, y = data
+    fmap = NystromFeatureMap(RBF(1.0), X[:20])
+    Y = np.where(y == y[0], 1.0, -1.0)[:, None]
+    ref = accumulate(X, Y, RBF(1.0), fmap.Z, chunk_size=100, n_jobs=1, T=fmap.projection)
+    for n_jobs in (None, -1):
+        got = accumulate(X, Y, RBF(1.0), fmap.Z, chunk_size=100, n_jobs=n_jobs,
+                         T=fmap.projection)
+        for a, b in zip(got, ref):
+            np.testing.assert_array_equal(a, b)
+        pcg = NystromRidgePCG(X, RBF(1.0), fmap, 1.0, chunk_size=100, n_jobs=n_jobs)
+        assert pcg.n_jobs >= 1
+
+
+def test_solve_ridge_warns_when_cholesky_fails(monkeypatch):
+    import lssvm.sparse.fixed_size as fs
+    from lssvm.linalg import NumericalWarning
+
+    def fail(*args, **kwargs):
+        raise np.linalg.LinAlgError("not positive definite")
+
+    monkeypatch.setattr(fs, "cho_factor", fail)
+    G = np.eye(3)
+    with pytest.warns(NumericalWarning, match="least-norm solution"):
+        theta = fs.solve_ridge(G, np.ones((3, 1)), 1.0)
+    np.testing.assert_allclose((G + np.diag([1.0, 1.0, 0.0])) @ theta, 1.0)

@@ -267,3 +267,14 @@ def test_rbf_exponent_factors_give_the_kernel():
         assert rbf_exponent_factors(kernel, X, None)[1] is None
     with pytest.raises(TypeError, match="RBF or ARDRBF"):
         rbf_exponent_factors(Polynomial(2), X, Z)
+
+
+def test_kernel_equality_compares_parameters_exactly():
+    """Two kernels whose parameters differ beyond the printed digits are not equal
+    (pruning reuses a factor only for an equal kernel)."""
+    from lssvm.kernels import ARDRBF, RBF
+
+    assert RBF(2.0) == RBF(2.0) and RBF(2.0) != RBF(2.0 + 1e-12)
+    a = ARDRBF(np.array([0.5, 2.0]))
+    assert a == ARDRBF([0.5, 2.0]) and a != ARDRBF([0.5, 2.0 * (1 + 1e-13)])
+    assert RBF(2.0) != ARDRBF([2.0])

@@ -63,6 +63,7 @@ then (``pip install lssvm[dask]``).
 from __future__ import annotations
 
 import math
+import warnings
 import numbers
 from concurrent.futures import ThreadPoolExecutor
 
@@ -75,6 +76,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (
     KERNEL_CONSTRAINTS,
+    check_sample_weight,
     is_dask,
     positive_weight_rows,
     resolve_sigma2,
@@ -100,7 +102,7 @@ from ..kernels import (ARDRBF, RBF, Precomputed, blas_controller, make_kernel,
                        rbf_exponent_factors)
 from ..linalg import memory
 from ..linalg.nystrom import NystromFeatureMap
-from ..linalg.solvers import conjugate_gradient
+from ..linalg.solvers import NumericalWarning, conjugate_gradient
 from ..multiclass import codebook
 
 __all__ = [
@@ -290,6 +292,7 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None,
     Chunks run on ``n_jobs`` threads (numpy releases the GIL), at most 2 n_jobs
     chunks in flight, and are added in chunk order by :func:`pairwise_sum`.
     """
+    n_jobs = effective_n_jobs(n_jobs)  # None: 1, -1: all CPUs
     Y = _as_2d(np.asarray(Y, dtype=np.float64))
     starts = list(range(0, X.shape[0], chunk_size))
 
@@ -359,7 +362,12 @@ def solve_ridge(G, c, gamma):
     H[idx, idx] += 1.0 / gamma
     try:
         return cho_solve(cho_factor(H, lower=True), c)
-    except np.linalg.LinAlgError:  # e.g. all rows identical: least-norm solution
+    except np.linalg.LinAlgError:  # H is positive definite in exact arithmetic
+        warnings.warn(
+            "solve_ridge: the regularised normal equations are not numerically "
+            "positive definite (Cholesky failed); the least-norm solution is used. "
+            "A larger gamma^-1 (smaller gamma) or fewer prototypes avoid it.",
+            NumericalWarning, stacklevel=2)
         return np.linalg.lstsq(H, c, rcond=None)[0]
 
 
@@ -457,6 +465,7 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1, W
     A second pass over the rows of X (in memory, or a Dask array: one task per
     block, added by :func:`pairwise_sum`). W: sample weights (the mean is weighted).
     """
+    n_jobs = effective_n_jobs(n_jobs)  # None: 1, -1: all CPUs
     loo = LeaveOneOut(G, c, fmap, gammas)
     Z = fmap.Z
     if is_dask(X):
@@ -668,7 +677,7 @@ class NystromRidgePCG:
             X = X.persist()
         self.X, self.kernel, self.Z = X, kernel, fmap.Z
         self.T = fmap.projection  # (m, r)
-        self.chunk_size, self.n_jobs = int(chunk_size), int(n_jobs)
+        self.chunk_size, self.n_jobs = int(chunk_size), effective_n_jobs(n_jobs)
         self.starts = list(range(0, X.shape[0], self.chunk_size))
         # store_blocks: keep the K(X_c, Z) of the first pass (8 N m bytes) and reuse
         # them in every product; in-memory X only
@@ -853,8 +862,6 @@ def check_sample_weight_1d(sample_weight, n, *, owner):
         sample_weight = sample_weight.compute()
     w = np.asarray(sample_weight, dtype=np.float64) if np.ndim(sample_weight) else (
         np.full(n, float(sample_weight)))
-    from .._base import check_sample_weight
-
     return check_sample_weight(w, np.empty((n, 0)), owner=owner)
 
 

@@ -291,7 +291,7 @@ def _fit_stage(template, X, y, kept, stage_factor):
             X_sub.shape[0] == len(kept)
             and np.ndim(gamma) == 0
             and float(gamma) == factor.gamma
-            and repr(kernel) == repr(stage_factor.kernel)
+            and kernel == stage_factor.kernel  # same class and parameters, exactly
         )
         if not covered:
             calls["other"] += 1
