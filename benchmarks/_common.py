@@ -1,4 +1,17 @@
-"""Helpers shared by the benchmark scripts (run as ``python benchmarks/<name>.py``)."""
+"""Helpers shared by the benchmark scripts (run as ``python benchmarks/<name>.py``).
+
+- the one writer of ``benchmarks/results/``: :func:`save_json` (a results file, with
+  this pass's provenance, :func:`stamp`) and :func:`save_figure` (a PNG figure, with
+  the provenance in its metadata), and :func:`open_results` to resume a results file
+  under :data:`TABLE_PROTOCOL`;
+- provenance: :func:`provenance` (command, date, commit, versions, BLAS, machine,
+  wall time; its fields :data:`PROVENANCE_FIELDS`, :data:`MACHINE_FIELDS`),
+  :func:`stamp`, :func:`print_environment`;
+- measuring: :func:`timed` (a wall time after an idle gap), :func:`peak_rss_mb` (this
+  process's peak resident memory) and :func:`in_child` (a case run in a fresh
+  process, so that its peak memory is its own); :func:`progress` (an optional tqdm
+  bar).
+"""
 
 from __future__ import annotations
 
@@ -235,5 +248,32 @@ def save_json(out, results, argv=None, *, stamp_pass=True):
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(results, indent=1) + "\n")
+    tmp.replace(out)
+    return out
+
+
+#: The PNG text key under which :func:`save_figure` stores the provenance list.
+FIGURE_PROVENANCE_KEY = "provenance"
+
+
+def save_figure(out, fig, argv=None, *, passes=None, dpi=80):
+    """Write a matplotlib figure as a PNG into ``benchmarks/results/``, with provenance.
+
+    The figure's counterpart of :func:`save_json`: the list of provenance entries
+    (``passes``, e.g. the one the script stamped into its results file, else this
+    pass's :func:`provenance` with ``argv``) is stored as JSON in the PNG's text
+    metadata under :data:`FIGURE_PROVENANCE_KEY` (read it with
+    ``PIL.Image.open(out).text["provenance"]``). Written to a temporary file that
+    replaces ``out``, so an interrupted run never leaves half a file.
+    """
+    out = Path(out)
+    if out.suffix.lower() != ".png":
+        raise ValueError(f"save_figure: out must be a .png file; got out={out}")
+    if passes is None:
+        passes = [provenance(argv)]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    fig.savefig(tmp, format="png", dpi=dpi,
+                metadata={FIGURE_PROVENANCE_KEY: json.dumps(passes)})  # fmt: skip
     tmp.replace(out)
     return out

@@ -38,9 +38,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 
-import lssvm.model_selection.search as search  # noqa: E402
-from benchmarks._common import print_environment  # noqa: E402
-from lssvm.model_selection.closed_form import make_folds  # noqa: E402
+import lssvm.model_selection.search as search
+from benchmarks._common import print_environment
+from lssvm.model_selection.closed_form import make_folds
 
 
 @contextmanager

@@ -33,7 +33,7 @@ from threadpoolctl import threadpool_limits
 from lssvm import LSSVMClassifier
 from lssvm.multiclass import codebook, encode
 
-from benchmarks._common import print_environment, timed  # noqa: E402
+from benchmarks._common import print_environment, timed
 
 
 def data(n, n_classes=10, seed=0):

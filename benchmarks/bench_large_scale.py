@@ -80,7 +80,7 @@ from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF
 from lssvm.linalg.operators import KernelOperator
 
-from benchmarks._common import (  # noqa: E402
+from benchmarks._common import (
     in_child, peak_rss_mb, print_environment, progress, save_json,
 )
 

@@ -39,7 +39,8 @@ scikit-learn 1.9 deprecates ``SVC(probability=True)`` (removal in 1.11) in favou
 
 Output: a table per data set, ``benchmarks/results/probability.json`` and a
 reliability diagram ``benchmarks/results/probability_reliability.png`` (10 bins of
-predicted probability, observed frequency of the positive class). BLAS threads are
+predicted probability, observed frequency of the positive class; the provenance of the
+JSON file is stored in the PNG's metadata as well). BLAS threads are
 pinned to ``--threads`` (default 1). Usage::
 
     .venv/bin/python benchmarks/bench_probability.py [--repeats 7] [--threads 1]
@@ -55,7 +56,9 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from benchmarks._common import print_environment, save_json, stamp, timed
+from benchmarks._common import (
+    print_environment, save_figure, save_json, stamp, timed,
+)
 from sklearn.calibration import CalibratedClassifierCV, calibration_curve
 from sklearn.metrics import accuracy_score, brier_score_loss, log_loss
 from sklearn.model_selection import GridSearchCV, train_test_split
@@ -168,7 +171,8 @@ def report(name, r):
           f"{'PASS' if ours['fit_ratio'] <= 2 else 'MISS'} (<= 2)")  # fmt: skip
 
 
-def plot(results, path):
+def plot(results):
+    """The reliability diagrams of ``results`` (one panel per data set)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -187,7 +191,7 @@ def plot(results, path):
         ax.tick_params(labelsize=7)
         ax.legend(fontsize=6, title="method (log loss)", title_fontsize=6)
     fig.tight_layout()
-    fig.savefig(path, dpi=80)
+    return fig
 
 
 def main():
@@ -220,7 +224,8 @@ def main():
     save_json(RESULTS / "probability.json",
               {"meta": meta, "sets": results, "scaling": scaling, "provenance": provenance},
               stamp_pass=False)  # stamped inside the BLAS limit, above
-    plot(results, RESULTS / "probability_reliability.png")
+    save_figure(RESULTS / "probability_reliability.png", plot(results),
+                passes=provenance)  # fmt: skip
 
 
 if __name__ == "__main__":

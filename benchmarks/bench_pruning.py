@@ -22,7 +22,7 @@ from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import gaussian_classes, sinc
 from lssvm.sparse.pruning import prune
 
-from benchmarks._common import print_environment, timed  # noqa: E402
+from benchmarks._common import print_environment, timed
 
 
 def problems(n):

@@ -39,15 +39,15 @@ from scipy.stats import norm
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-ROOT = Path(__file__).resolve().parents[1]
-
-from benchmarks._common import (  # noqa: E402
+from benchmarks._common import (
     peak_rss_mb, print_environment, save_json, timed,
 )
 
-from lssvm import LSSVMClassifier  # noqa: E402
-from lssvm.datasets import gaussian_classes  # noqa: E402
-from lssvm.relatives import PSVMClassifier  # noqa: E402
+from lssvm import LSSVMClassifier
+from lssvm.datasets import gaussian_classes
+from lssvm.relatives import PSVMClassifier
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MEAN = 0.3
 

@@ -66,15 +66,16 @@ from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_
 from sklearn.svm import SVC, SVR
 from threadpoolctl import threadpool_limits
 
-ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import print_environment, save_json  # noqa: E402
+from benchmarks._common import print_environment, save_json
 
-from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
-from lssvm.datasets import load_ripley, sinc  # noqa: E402
-from lssvm.kernels import RBF  # noqa: E402
-from lssvm.sparse.pruning import prune  # noqa: E402
-from lssvm.relatives import RVMClassifier, RVMRegressor  # noqa: E402
-from lssvm.relatives.rvm import _em_regression, _fast_regression  # noqa: E402
+from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm.datasets import load_ripley, sinc
+from lssvm.kernels import RBF
+from lssvm.sparse.pruning import prune
+from lssvm.relatives import RVMClassifier, RVMRegressor
+from lssvm.relatives.rvm import _em_regression, _fast_regression
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SINC_WIDTH = 4.0
 TIPPING_WIDTH = 0.25  # r = 0.5 in exp(-||x - z||^2 / r^2)

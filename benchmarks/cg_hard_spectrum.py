@@ -34,7 +34,7 @@ import sklearn
 from scipy.stats import norm
 from threadpoolctl import threadpool_limits
 
-from benchmarks._common import save_json  # noqa: E402
+from benchmarks._common import save_json
 from lssvm import LSSVMClassifier
 from lssvm.datasets import gaussian_classes
 from lssvm.kernels import RBF

@@ -26,9 +26,10 @@ import json
 import time
 from pathlib import Path
 
-from benchmarks._common import print_environment, save_json, stamp  # noqa: E402  first: the wall time
+# first of the project's imports: the pass's wall time counts from it
+from benchmarks._common import print_environment, save_json, stamp
 
-from benchmarks.bench_fixed_size import data, fixed_size, test_data  # noqa: E402
+from benchmarks.bench_fixed_size import data, fixed_size, test_data
 
 OUT = Path(__file__).resolve().parent / "results" / "fixed_size_extra_routes.json"
 PARTS = {

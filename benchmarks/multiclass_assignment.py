@@ -27,8 +27,8 @@ import numpy as np
 
 from lssvm.multiclass import codebook
 
-from benchmarks._common import print_environment, save_json  # noqa: E402
-from benchmarks.table_3_4_followup import N_RAND, SEED, accuracies  # noqa: E402
+from benchmarks._common import print_environment, save_json
+from benchmarks.table_3_4_followup import N_RAND, SEED, accuracies
 
 OUT = Path(__file__).parent / "results" / "multiclass_assignment.json"
 SETS = ("bal", "iri", "win")

@@ -152,11 +152,27 @@ PAPER_POLY_HEADLINE = {(2, "1"): 84.3, (10, "1"): 65.9, (2, "tuned"): 85.6,
 # Table 3.5 of Suykens et al. (2002): mean (std) test accuracy in %, 10
 # randomizations; N_CV training points, support vectors at SL 5% / SL 1% (summed
 # over the L bits for multiclass sets: the (1:L) superscript), PPTE in %.
+_T35_SETS = ("acr", "bld", "gcr", "hea", "ion", "bal", "cmc", "ims", "iri", "led")
+
+
+def _t35_ls_svm(name):
+    """[S Table 3.5]'s LS-SVM (no pruning) entry for set ``name``.
+
+    The row repeats RBF LS-SVM of Table 3.3 (binary sets) and RBF LS-SVM (1vs1) of
+    Table 3.4 (multiclass sets), so it is taken from them, except balance scale: Table
+    3.5 prints 94.2 (2.2) where Table 3.4 prints 94.8 (2.2). Both are the source's
+    numbers (Table 3.5's AA, 83.2, is its row's mean with 94.2); each table keeps its
+    own.
+    """
+    if name == "bal":
+        return (94.2, 2.2)
+    if name in PAPER_SETS["3.3"]:
+        return PAPER["3.3"]["RBF LS-SVM"][name]
+    return PAPER["3.4"]["RBF LS-SVM (1vs1)"][name]
+
+
 TABLE_3_5 = {
-    "LS-SVM": {"acr": (87.0, 2.1), "bld": (70.2, 4.1), "gcr": (76.3, 1.4),
-               "hea": (84.7, 4.8), "ion": (96.0, 2.1), "bal": (94.2, 2.2),
-               "cmc": (55.7, 2.2), "ims": (96.5, 0.5), "iri": (97.6, 2.3),
-               "led": (74.1, 1.3)},
+    "LS-SVM": {s: _t35_ls_svm(s) for s in _T35_SETS},
     "SL5": {"acr": (85.6, 2.3), "bld": (67.3, 4.1), "gcr": (76.2, 1.9),
             "hea": (83.6, 4.0), "ion": (89.8, 1.6), "bal": (95.7, 1.2),
             "cmc": (54.4, 1.6), "ims": (90.7, 1.7), "iri": (96.8, 2.3),

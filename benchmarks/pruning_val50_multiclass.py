@@ -25,8 +25,8 @@ from pathlib import Path
 from lssvm import LSSVMClassifier
 from lssvm.model_selection.protocol import randomized_splits
 
-from benchmarks._common import save_json  # noqa: E402
-from benchmarks import table_3_5_pruning as t35  # noqa: E402
+from benchmarks._common import save_json
+from benchmarks import table_3_5_pruning as t35
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "pruning_val50_multiclass.json"

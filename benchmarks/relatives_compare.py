@@ -43,13 +43,14 @@ from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold, train_
 from sklearn.svm import SVC, SVR, NuSVC, NuSVR
 from threadpoolctl import threadpool_limits
 
-ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import save_json  # noqa: E402
+from benchmarks._common import save_json
 
-from lssvm import LSSVMClassifier, LSSVMRegressor  # noqa: E402
-from lssvm.datasets import load_binary, load_ripley, load_santafe, sinc, two_spirals  # noqa: E402
-from lssvm.relatives import KernelPLSRegression, PSVMClassifier  # noqa: E402
-from lssvm.timeseries import lag_embed  # noqa: E402
+from lssvm import LSSVMClassifier, LSSVMRegressor
+from lssvm.datasets import load_binary, load_ripley, load_santafe, sinc, two_spirals
+from lssvm.relatives import KernelPLSRegression, PSVMClassifier
+from lssvm.timeseries import lag_embed
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CLASSIFICATION = ("ripley", "spirals", "pid", "ion")
 REGRESSION = ("sinc", "laser")

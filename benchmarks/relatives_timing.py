@@ -37,15 +37,16 @@ from sklearn.svm import SVC
 from sklearn.utils import check_X_y
 from threadpoolctl import threadpool_limits
 
-ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import save_json  # noqa: E402
-from benchmarks.bench_psvm import data as psvm_data  # noqa: E402
-from benchmarks.bench_psvm import linear_lssvm_primal  # noqa: E402
-from benchmarks.relatives_compare import CLASSIFICATION, _searches, load_split  # noqa: E402
+from benchmarks._common import save_json
+from benchmarks.bench_psvm import data as psvm_data
+from benchmarks.bench_psvm import linear_lssvm_primal
+from benchmarks.relatives_compare import CLASSIFICATION, _searches, load_split
 
-from lssvm import LSSVMClassifier  # noqa: E402
-from lssvm.datasets import gaussian_classes  # noqa: E402
-from lssvm.relatives import PSVMClassifier  # noqa: E402
+from lssvm import LSSVMClassifier
+from lssvm.datasets import gaussian_classes
+from lssvm.relatives import PSVMClassifier
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def times_of(fit, repeats):

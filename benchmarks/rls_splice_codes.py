@@ -39,9 +39,9 @@ from lssvm import RLSSVMClassifier
 from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
-from benchmarks._common import save_json  # noqa: E402
-from benchmarks import rls_svm_tables as bench  # noqa: E402
-from benchmarks.paper import PENG_PARAMS  # noqa: E402
+from benchmarks._common import save_json
+from benchmarks import rls_svm_tables as bench
+from benchmarks.paper import PENG_PARAMS
 
 OUT = Path(__file__).parent / "results" / "rls_splice_codes.json"
 LETTERS = ("A", "G", "C", "T")

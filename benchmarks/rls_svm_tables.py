@@ -50,8 +50,8 @@ from lssvm import LSSVMClassifier, RLSSVMClassifier
 from lssvm.datasets import load_adult, load_splice
 from lssvm.kernels import make_kernel
 
-from benchmarks._common import print_environment, save_json, progress  # noqa: E402
-from benchmarks.paper import PENG_PARAMS, PENG_TABLES, PENG_TIME_VS_C  # noqa: E402
+from benchmarks._common import print_environment, save_json, progress
+from benchmarks.paper import PENG_PARAMS, PENG_TABLES, PENG_TIME_VS_C
 
 OUT = Path(__file__).parent / "results" / "rls_svm_tables.json"
 LOADERS = {"splice": load_splice, "adult": load_adult}

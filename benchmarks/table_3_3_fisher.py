@@ -29,8 +29,8 @@ from lssvm import LSSVMClassifierCV
 from lssvm.datasets import BINARY_SETS, load_binary
 from lssvm.model_selection.protocol import randomized_splits
 
-from benchmarks import paper  # noqa: E402
-from benchmarks._common import (  # noqa: E402
+from benchmarks import paper
+from benchmarks._common import (
     open_results,
     print_environment,
     save_json,

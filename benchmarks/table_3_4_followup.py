@@ -34,7 +34,7 @@ from lssvm.datasets import load_multiclass
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.multiclass import codebook
 
-from benchmarks._common import print_environment, save_json  # noqa: E402
+from benchmarks._common import print_environment, save_json
 
 OUT = Path(__file__).parent / "results" / "table_3_4_followup.json"
 N_RAND, SEED = 10, 0

@@ -46,8 +46,8 @@ from lssvm.datasets import load_binary, load_multiclass
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.sparse.pruning import prune
 
-from benchmarks import paper  # noqa: E402
-from benchmarks._common import (  # noqa: E402
+from benchmarks import paper
+from benchmarks._common import (
     open_results,
     print_environment,
     save_json,

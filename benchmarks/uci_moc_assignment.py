@@ -18,9 +18,9 @@ import warnings
 import numpy as np
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks import reference, uci  # noqa: E402
-from lssvm import multiclass as mc  # noqa: E402
-from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
+from benchmarks import reference, uci
+from lssvm import multiclass as mc
+from lssvm.model_selection.protocol import randomized_splits
 
 
 def main(argv=None):

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks import uci  # noqa: E402
-from benchmarks._common import save_json  # noqa: E402
+from benchmarks import uci
+from benchmarks._common import save_json
 
-from lssvm.datasets import BINARY_SETS  # noqa: E402
-from lssvm.model_selection.protocol import randomized_splits  # noqa: E402
+from lssvm.datasets import BINARY_SETS
+from lssvm.model_selection.protocol import randomized_splits
 
 OUT = uci.RESULTS / "uci_poly_scaled.json"
 GRIDS = {"printed": False, "scaled": True}

@@ -1,9 +1,11 @@
 """benchmarks/_common.py's process helpers: ``peak_rss_mb`` and ``in_child``, the one
-copy the benchmark scripts use (the scripts themselves are not run here)."""
+copy the benchmark scripts use, and ``save_figure``, the writer of the figures in
+``benchmarks/results/`` (the scripts themselves are not run here)."""
 
 from __future__ import annotations
 
 import ast
+import json
 import os
 from pathlib import Path
 
@@ -97,3 +99,65 @@ def test_one_copy_of_the_process_helpers():
         if found:
             own[path.name] = sorted(found)
     assert not own, f"use benchmarks._common.peak_rss_mb / in_child: {own}"
+
+
+def _figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1], [0, 1])
+    return fig
+
+
+def _png_provenance(path):
+    from PIL import Image
+
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        return json.loads(image.text[_common.FIGURE_PROVENANCE_KEY])
+
+
+def test_save_figure_records_this_pass_in_the_png(tmp_path):
+    out = tmp_path / "results" / "plot.png"
+    written = _common.save_figure(out, _figure(), ["benchmarks/bench_x.py", "--n", "5"])
+    assert written == out and out.exists()
+    assert [p.name for p in out.parent.iterdir()] == ["plot.png"]  # no temporary left
+    passes = _png_provenance(out)
+    assert len(passes) == 1
+    entry = passes[0]
+    assert not [f for f in _common.PROVENANCE_FIELDS if entry.get(f) in (None, "", [])]
+    assert entry["command"] == "python benchmarks/bench_x.py --n 5"
+
+
+def test_save_figure_stores_the_given_passes(tmp_path):
+    # a script passes the entries it stamped into its results file: the two agree
+    results = _common.stamp({}, ["benchmarks/bench_x.py"])
+    out = _common.save_figure(tmp_path / "plot.png", _figure(),
+                              passes=results["provenance"])  # fmt: skip
+    assert _png_provenance(out) == json.loads(json.dumps(results["provenance"]))
+    # saving again replaces the file
+    _common.save_figure(out, _figure(), ["benchmarks/bench_y.py"])
+    assert _png_provenance(out)[0]["command"] == "python benchmarks/bench_y.py"
+
+
+def test_save_figure_refuses_another_format(tmp_path):
+    with pytest.raises(ValueError, match=r"save_figure: out must be a \.png file; "
+                                         r"got out=.*plot\.svg"):
+        _common.save_figure(tmp_path / "plot.svg", _figure())
+    assert not list(tmp_path.iterdir())
+
+
+def test_figures_are_written_through_save_figure():
+    # _common is the only writer of results files: no script saves a figure itself
+    own = []
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        if path.name == "_common.py":
+            continue
+        tree = ast.parse(path.read_text())
+        if any(isinstance(n, ast.Attribute) and n.attr in ("savefig", "imsave")
+               for n in ast.walk(tree)):
+            own.append(path.name)
+    assert not own, f"use benchmarks._common.save_figure: {own}"
