@@ -481,3 +481,12 @@ def test_solve_ridge_warns_when_cholesky_fails(monkeypatch):
     with pytest.warns(NumericalWarning, match="least-norm solution"):
         theta = fs.solve_ridge(G, np.ones((3, 1)), 1.0)
     np.testing.assert_allclose((G + np.diag([1.0, 1.0, 0.0])) @ theta, 1.0)
+
+
+def test_default_fit_is_deterministic(data):
+    """random_state defaults to 0, as in the other estimators: same data, same model."""
+    X, y = data
+    a = FixedSizeLSSVMClassifier(n_prototypes=20).fit(X, y)
+    b = FixedSizeLSSVMClassifier(n_prototypes=20).fit(X, y)
+    np.testing.assert_array_equal(a.prototype_indices_, b.prototype_indices_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))

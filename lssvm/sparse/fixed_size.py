@@ -890,8 +890,9 @@ class _FixedSizeBase(BaseEstimator):
         the feature map evaluates the kernel between new inputs and the prototypes.
     prototypes : {"entropy", "random"} or array of shape (m, n_features)
         How the prototypes are chosen (module docstring).
-    random_state : int, Generator or None
-        Seed of the prototype selection.
+    random_state : int, Generator or None, default=0
+        Seed of the prototype selection (0, as for the other estimators: two fits
+        of the same data give the same model; None draws anew each time).
     chunk_size : int, default=4096
         Rows per chunk of the accumulation (memory about 8 chunk_size m bytes).
     cv : int or "loo", default=5
@@ -973,7 +974,7 @@ class _FixedSizeBase(BaseEstimator):
     }
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
-                 degree=3, tau=1.0, prototypes="entropy", random_state=None,
+                 degree=3, tau=1.0, prototypes="entropy", random_state=0,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
                  store_kernel="auto"):
         self.n_prototypes = n_prototypes
@@ -1420,7 +1421,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     }
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
-                 degree=3, tau=1.0, prototypes="entropy", random_state=None,
+                 degree=3, tau=1.0, prototypes="entropy", random_state=0,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
                  store_kernel="auto", coding="ova"):
         super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,
