@@ -57,8 +57,8 @@ from lssvm.linalg import NumericalWarning
 from lssvm.model_selection.protocol import randomized_splits
 from lssvm.sparse.pruning import PrunedOutputCode, prune, sign_test_pvalue
 
-from benchmarks._common import save_json  # noqa: E402
-from benchmarks import table_3_5_pruning as t35  # noqa: E402
+from benchmarks._common import save_json
+from benchmarks import table_3_5_pruning as t35
 
 RESULTS = Path(__file__).parent / "results"
 OUT = RESULTS / "pruning_stop_readings.json"
