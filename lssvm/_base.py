@@ -17,11 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (
     ESTIMATOR_SOLVERS,
@@ -36,6 +32,7 @@ from ._validation import (
     PositiveArray,
     check_finite_output,
     check_kernel,
+    positive_weight_rows,
     validate_params,
 )
 from .kernels import RBF, fit_view
@@ -78,55 +75,6 @@ def is_dask(a) -> bool:
 def _owner_name(owner) -> str:
     """The name errors give: an estimator's class name, or a function's name."""
     return owner if isinstance(owner, str) else type(owner).__name__
-
-
-def check_sample_weight(sample_weight, X, *, owner):
-    """``sample_weight`` as a float array (None stays None), checked: >= 0, finite.
-
-    The weighted LS-SVM multiplies gamma by w_k on the diagonal of [S 3.24]
-    (H = Omega + diag(1 / (gamma w_k))); a zero weight is an infinite diagonal
-    entry, which removes the row exactly: callers drop those rows (``w > 0``).
-    """
-    if sample_weight is None:
-        return None
-    try:
-        w = _check_sample_weight(
-            sample_weight, X, dtype=np.float64, ensure_non_negative=True
-        )
-    except ValueError as exc:
-        raise ValueError(f"{_owner_name(owner)}: sample_weight: {exc}") from None
-    if not np.any(w > 0):
-        raise ValueError(
-            f"{_owner_name(owner)}: sample_weight must have at least one positive "
-            f"entry; got {X.shape[0]} zero weights."
-        )
-    return w
-
-
-def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
-    """The one check-and-drop of ``sample_weight`` for every weighted fit.
-
-    Returns ``(keep, w)``: the indices of the rows that take part (w_k > 0; a zero
-    weight is an infinite diagonal entry 1/(gamma w_k), i.e. no row at all) and their
-    weights; ``(None, None)`` without weights (every row takes part). With
-    ``labels`` and ``classes`` (labels of the rows, classes the fit must keep), a
-    class whose every row has weight 0 raises a ValueError naming it.
-    """
-    w = check_sample_weight(sample_weight, X, owner=owner)
-    if w is None:
-        return None, None
-    keep = np.flatnonzero(w > 0)
-    if labels is not None and classes is not None:
-        kept_labels = np.asarray(labels)[keep]
-        classes = np.asarray(classes).tolist()
-        missing = [c for c in classes if not np.any(kept_labels == c)]
-        if missing:
-            raise ValueError(
-                f"{_owner_name(owner)}: sample_weight is 0 for every sample of "
-                f"class(es) {missing}; each of the classes {classes} "
-                "needs a sample of positive weight (drop the class from y instead)."
-            )
-    return keep, w[keep]
 
 
 def resolve_sigma2(sigma2, X, kernel="rbf"):

@@ -14,6 +14,7 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.utils.validation import _check_sample_weight
 
 from .kernels import make_kernel
 
@@ -29,6 +30,8 @@ __all__ = [
     "check_n_jobs",
     "check_count",
     "check_numeric_targets",
+    "check_sample_weight",
+    "positive_weight_rows",
     "check_finite_output",
     "feature_names",
     "check_feature_names",
@@ -60,6 +63,67 @@ def _owner(owner) -> str:
     if owner is None:
         return ""
     return f"{owner if isinstance(owner, str) else type(owner).__name__}: "
+
+
+def check_sample_weight(sample_weight, X, *, owner):
+    """``sample_weight`` as a float array (None stays None), checked: >= 0, finite.
+
+    The weighted LS-SVM multiplies gamma by w_k on the diagonal of [S 3.24]
+    (H = Omega + diag(1 / (gamma w_k))); a zero weight is an infinite diagonal
+    entry, which removes the row exactly: callers drop those rows (``w > 0``).
+    """
+    if sample_weight is None:
+        return None
+    try:
+        values = np.asarray(sample_weight, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        values = np.zeros(0)  # not numbers: scikit-learn's check below names it
+    bad = np.flatnonzero(~(values >= 0) | ~np.isfinite(values))  # NaN fails both
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(
+            f"{_owner(owner)}sample_weight must be finite and >= 0 (0 leaves the "
+            f"row out); got {bad.size} other entries, the first "
+            f"sample_weight[{k}]={float(values[k])!r}."
+        )
+    try:
+        w = _check_sample_weight(
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True
+        )
+    except ValueError as exc:
+        raise ValueError(f"{_owner(owner)}sample_weight: {exc}") from None
+    if not np.any(w > 0):
+        raise ValueError(
+            f"{_owner(owner)}sample_weight must have at least one positive "
+            f"entry; got {X.shape[0]} zero weights."
+        )
+    return w
+
+
+def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
+    """The one check-and-drop of ``sample_weight`` for every weighted fit.
+
+    Returns ``(keep, w)``: the indices of the rows that take part (w_k > 0; a zero
+    weight is an infinite diagonal entry 1/(gamma w_k), i.e. no row at all) and their
+    weights; ``(None, None)`` without weights (every row takes part). With
+    ``labels`` and ``classes`` (labels of the rows, classes the fit must keep), a
+    class whose every row has weight 0 raises a ValueError naming it.
+    """
+    w = check_sample_weight(sample_weight, X, owner=owner)
+    if w is None:
+        return None, None
+    keep = np.flatnonzero(w > 0)
+    if labels is not None and classes is not None:
+        kept_labels = np.asarray(labels)[keep]
+        classes = np.asarray(classes).tolist()
+        missing = [c for c in classes if not np.any(kept_labels == c)]
+        if missing:
+            raise ValueError(
+                f"{_owner(owner)}sample_weight is 0 for every sample of "
+                f"class(es) {missing}; each of the classes {classes} "
+                "needs a sample of positive weight (drop the class from y instead)."
+            )
+    return keep, w[keep]
 
 
 def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:

@@ -36,11 +36,11 @@ from ._base import (
     ACCEPT_SPARSE,
     LSSVMBase,
     degenerate_width,
-    positive_weight_rows,
     resolve_sigma2,
 )
 from ._docs import shared_parameters
 from ._validation import (
+    positive_weight_rows,
     NoneValue,
     Options,
     RandomState,

@@ -152,11 +152,11 @@ def _random_dense_code(M, n_bits, n_candidates, random_state):
     else:
         L = int(n_bits)
     if L < 1:
-        raise ValueError(f"n_bits must be >= 1; got n_bits={n_bits!r}.")
+        raise ValueError(f"codebook: n_bits must be >= 1; got n_bits={n_bits!r}.")
     if L > n_useful:
         raise ValueError(
-            f"An ECOC for {M} classes has at most 2**(M-1) - 1 = {n_useful} "
-            f"distinct useful columns; got n_bits={L}."
+            f"codebook: n_bits must be at most 2**(M-1) - 1 = {n_useful}, the "
+            f"distinct useful columns of an ECOC for M={M} classes; got n_bits={L}."
         )
     if L == n_useful:  # the exhaustive code of Dietterich & Bakiri: every column
         return _columns_from_integers(np.arange(1, n_useful + 1), M)

@@ -19,7 +19,8 @@ import numpy as np
 from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
-from ._base import ACCEPT_SPARSE, LSSVMBase, positive_weight_rows
+from ._base import ACCEPT_SPARSE, LSSVMBase
+from ._validation import positive_weight_rows
 from ._docs import shared_parameters
 from ._validation import check_finite_output, check_numeric_targets, validate_params
 from .gp import predictive_variance

@@ -136,7 +136,7 @@ def test_grid_search_strategies_agree(classification_data, strategy):
 def test_grid_search_invalid_scoring_raises(classification_data):
     X, y = classification_data
     folds = make_folds(3, X, y, classifier=True)
-    with pytest.raises(ValueError, match="scoring must be one of"):
+    with pytest.raises(ValueError, match="score_latent: scoring must be one of"):
         grid_search(
             X, y.astype(float), folds, gammas=[1.0], sigma2s=[1.0], scoring="f1"
         )

@@ -194,7 +194,7 @@ def test_cg_max_iter_too_small_warns(K, y):
 
 
 def test_unknown_method_raises(K, y):
-    with pytest.raises(ValueError, match="method must be one of"):
+    with pytest.raises(ValueError, match="solve_bordered_kkt: method must be one of"):
         solve_bordered_kkt(K, GAMMA, y, np.ones(N), method="lu")
 
 
@@ -403,9 +403,9 @@ def test_energy_stopping_through_the_kkt_solver(K, y):
 
 
 def test_unknown_stopping_rule_raises(K, y, spd):
-    with pytest.raises(ValueError, match="stopping must be one of"):
+    with pytest.raises(ValueError, match="conjugate_gradient: stopping must be one of"):
         conjugate_gradient(lambda V: spd @ V, np.ones(40), stopping="gradient")
-    with pytest.raises(ValueError, match="stopping must be one of"):
+    with pytest.raises(ValueError, match="solve_bordered_kkt: stopping must be one of"):
         solve_bordered_kkt(K, GAMMA, y, np.ones(N), method="cg", stopping=None)
 
 
@@ -441,7 +441,7 @@ def test_direct_method_rejects_an_operator(inputs, y):
 
 
 def test_auto_is_not_a_method_of_the_kkt_solver(K, y):
-    with pytest.raises(ValueError, match="method must be one of"):
+    with pytest.raises(ValueError, match="solve_bordered_kkt: method must be one of"):
         solve_bordered_kkt(K, GAMMA, y, np.ones(N), method="auto")
 
 

@@ -291,7 +291,7 @@ def test_score_latent_multi_column_is_mean_over_columns(rng):
 
 @pytest.mark.parametrize("bad", ["f1", "mse", "", None])
 def test_invalid_scoring_raises(bad):
-    with pytest.raises(ValueError, match="scoring must be one of"):
+    with pytest.raises(ValueError, match="score_latent: scoring must be one of"):
         score_latent(bad, np.ones(3), np.ones(3))
 
 
@@ -376,7 +376,7 @@ def test_auto_strategy_threshold(classification_data):
 def test_invalid_strategy_raises(classification_data, bad):
     X, y = classification_data
     folds = make_folds(5, X, y, classifier=True)
-    with pytest.raises(ValueError, match="strategy must be one of"):
+    with pytest.raises(ValueError, match="ClosedFormCV: strategy must be one of"):
         ClosedFormCV(RBF(1.0)(X), y, folds, strategy=bad)
 
 

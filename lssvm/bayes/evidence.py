@@ -312,7 +312,9 @@ def check_data(X, y, task, *, owner="level2"):
     matrix, the memory needed is compared with the memory available.
     """
     if task not in TASKS:
-        raise ValueError(f"task must be one of {list(TASKS)}; got task={task!r}.")
+        raise ValueError(
+            f"{owner}: task must be one of {list(TASKS)}; got task={task!r}."
+        )
     for name, value in (("X", X), ("y", y)):
         _reject_input(value, name, owner)
     try:
@@ -618,8 +620,11 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     .. math:: P(y = +1 | x) = 1 / (1 + \exp(-2 m(x) / v - \log(\pi_+/\pi_-))).
 
     It is :class:`lssvm.LSSVMClassifier` with ``probability="bayes"`` (the model
-    :func:`level2` fits), with the level-2 mu and zeta and the given prior: no
-    model is refitted.
+    :func:`level2` fits), with the level-2 mu and zeta and the given prior. A
+    ``result.model`` fitted with ``probability="bayes"`` (as :func:`level2` and
+    :func:`level3` fit it) is used as it is, not refitted; only a model built by
+    hand without it is refitted, once: a clone with ``probability="bayes"``, fitted
+    on its own training data (its ``support_vectors_`` and ``result.targets``).
 
     Parameters
     ----------

@@ -265,15 +265,19 @@ def solve_bordered_kkt(
     """
     if method not in SOLVER_METHODS:
         raise ValueError(
-            f"method must be one of {list(SOLVER_METHODS)}; got method={method!r}."
+            f"solve_bordered_kkt: method must be one of {list(SOLVER_METHODS)}; "
+            f"got method={method!r}."
         )
     if stopping not in STOPPING_RULES:
         raise ValueError(
-            f"stopping must be one of {list(STOPPING_RULES)}; got stopping="
-            f"{stopping!r}."
+            f"solve_bordered_kkt: stopping must be one of {list(STOPPING_RULES)}; "
+            f"got stopping={stopping!r}."
         )
     if factor is not None and method != "direct":
-        raise ValueError("factor= is a Cholesky factor for method='direct' only.")
+        raise ValueError(
+            "solve_bordered_kkt: factor must be None unless method='direct' (it is a "
+            f"Cholesky factor of H); got method={method!r} with a factor."
+        )
     if method == "direct" and callable(Omega):
         raise TypeError(
             f"method='direct' factors Omega and needs it as an array; got an operator "
@@ -444,8 +448,8 @@ def conjugate_gradient(
     """
     if stopping not in STOPPING_RULES:
         raise ValueError(
-            f"stopping must be one of {list(STOPPING_RULES)}; got stopping="
-            f"{stopping!r}."
+            f"conjugate_gradient: stopping must be one of {list(STOPPING_RULES)}; "
+            f"got stopping={stopping!r}."
         )
     B = np.asarray(rhs, dtype=np.float64)
     vector = B.ndim == 1

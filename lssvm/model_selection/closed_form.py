@@ -60,12 +60,14 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
+from .._validation import positive_weight_rows
 from ..linalg.factor import CholeskyFactor
 from ..linalg.solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
     "ClosedFormCV",
     "make_folds",
+    "restrict_folds",
     "score_latent",
     "SCORINGS",
     "EIGEN_MIN_GAMMAS",
@@ -96,12 +98,23 @@ def make_folds(cv, X, y, *, classifier: bool) -> list[NDArray[np.intp]]:
         joined = np.sort(np.concatenate([train, test]))
         if not np.array_equal(joined, np.arange(n)):
             raise ValueError(
-                "cv must split the data into a test set and its complement for the "
-                "closed-form cross-validation; got a split with "
+                "make_folds: cv must split the data into a test set and its "
+                "complement for the closed-form cross-validation; got a split with "
                 f"{len(train)} training and {len(test)} test points out of {n}."
             )
         folds.append(np.sort(np.asarray(test)))
     return folds
+
+
+def restrict_folds(folds, rows, n) -> list[NDArray[np.intp]]:
+    """``folds`` (index sets of ``n`` rows) restricted to ``rows`` and renumbered as
+    positions in ``rows``; the folds left empty are dropped (as the tuned
+    estimators do with an explicit ``cv`` when weight-0 rows are left out).
+    """
+    position = np.full(n, -1)
+    position[rows] = np.arange(len(rows))
+    restricted = [position[np.asarray(V)] for V in folds]
+    return [np.sort(V[V >= 0]) for V in restricted if np.any(V >= 0)]
 
 
 @dataclass(frozen=True)
@@ -128,9 +141,14 @@ class ClosedFormCV:
     n_gammas : int
         How many gammas will be evaluated; "auto" uses it to choose the strategy.
     sample_weight : ndarray of shape (n_samples,), optional
-        Positive weights of the weighted LS-SVM, H = K + diag(1/(gamma w_k)): the
+        Weights >= 0 of the weighted LS-SVM, H = K + diag(1/(gamma w_k)): the
         closed form holds for any positive definite H, but the eigendecomposition
         shortcut needs a scalar diagonal, so weights use the "cholesky" strategy.
+        A weight 0 (an infinite diagonal entry) leaves its row out exactly, as in
+        the estimators' ``fit``: the rows of positive weight (``rows``) make up the
+        problem, and ``folds`` are the given ones restricted to them (see
+        :func:`restrict_folds`). Negative, NaN or infinite weights raise a
+        ValueError naming ``sample_weight``.
     fit_intercept : bool, default=True
         With the bias, C = H^{-1} - eta eta^T / s; without it (the model
         sum_k alpha_k K(x, x_k) of [S 3.62]), C = H^{-1} and beta = H^{-1} Y.
@@ -151,9 +169,26 @@ class ClosedFormCV:
     ):
         if strategy not in STRATEGIES:
             raise ValueError(
-                f"strategy must be one of {list(STRATEGIES)}; "
+                f"ClosedFormCV: strategy must be one of {list(STRATEGIES)}; "
                 f"got strategy={strategy!r}."
             )
+        K = np.asarray(K, dtype=np.float64)
+        Y = np.asarray(Y, dtype=np.float64)
+        n = K.shape[0]
+        # the package's one check-and-drop of the weights: w_k = 0 is no row at all
+        keep, sample_weight = positive_weight_rows(
+            sample_weight, K, owner="ClosedFormCV"
+        )
+        self.rows = np.arange(n) if keep is None else keep  # rows of the problem
+        if keep is not None and len(keep) < n:
+            K, Y = K[np.ix_(keep, keep)], Y[keep]
+            folds = restrict_folds(folds, keep, n)
+            if any(len(V) == len(keep) for V in folds):
+                raise ValueError(
+                    "ClosedFormCV: sample_weight must leave a row of positive weight "
+                    "outside every held-out set (each fold trains on the others); got "
+                    f"all {len(keep)} rows of positive weight in one held-out set."
+                )
         self.sample_weight = sample_weight
         self.fit_intercept = bool(fit_intercept)
         if sample_weight is not None:  # no scalar diagonal: no eigen shortcut
@@ -161,8 +196,7 @@ class ClosedFormCV:
         if strategy == "auto":
             strategy = "eigen" if n_gammas >= EIGEN_MIN_GAMMAS else "cholesky"
         self.strategy = strategy
-        self.K = np.asarray(K, dtype=np.float64)
-        Y = np.asarray(Y, dtype=np.float64)
+        self.K = K
         self._vector = Y.ndim == 1
         self.Y = Y.reshape(len(Y), -1)
         self.folds = [np.asarray(f) for f in folds]
@@ -178,7 +212,7 @@ class ClosedFormCV:
                 self._UV = [np.asfortranarray(self.U[V]) for V in self.folds]
 
     def latent(self, gamma: float) -> list[NDArray[np.float64]]:
-        """Held-out latent outputs f^(-V)(x_V), one array per fold."""
+        """Held-out latent outputs f^(-V)(x_V), one array per fold of ``folds``."""
         if self.strategy == "eigen":
             coef, inverse_block, inverse_diag = self._eigen_inverse(gamma)
             loo = None
@@ -325,7 +359,7 @@ def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
         total = np.sum(w * (y_true - mean) ** 2, axis=0)
         return float(np.mean(1.0 - np.sum(w * (y_true - latent) ** 2, axis=0) / total))
     raise ValueError(
-        f"scoring must be one of {list(SCORINGS)} or a callable "
+        f"score_latent: scoring must be one of {list(SCORINGS)} or a callable "
         f"scoring(y_true, latent); got scoring={scoring!r}."
     )
 
@@ -345,8 +379,9 @@ def _binary_score(scoring, y_true, latent, sample_weight):
         w = None if sample_weight is None else np.asarray(sample_weight, float)[used]
         if pos.all() or not pos.any():
             raise ValueError(
-                f"scoring={scoring!r} needs both classes in every held-out set; one "
-                f"has {int(used.sum())} point(s), all of one class. Use stratified "
+                f"score_latent: scoring={scoring!r} needs both classes in every "
+                f"held-out set; one has {int(used.sum())} point(s), all of one "
+                "class. Use stratified "
                 "folds with at least one point of each class per fold (not "
                 "cv='loo'), or scoring='accuracy'."
             )

@@ -26,8 +26,8 @@ from .._base import (
     SOLVER_CONSTRAINTS,
     LSSVMBase,
     NamedParameters,
-    positive_weight_rows,
 )
+from .._validation import positive_weight_rows
 from .._docs import shared_parameters
 from .._log import Progress
 from .._validation import (

@@ -46,9 +46,10 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .._log import Progress
-from ..kernels import blas_controller, make_kernel
+from .._validation import positive_weight_rows
+from ..kernels import Precomputed, blas_controller, make_kernel
 from ..linalg.memory import check_dense_memory
-from .closed_form import ClosedFormCV, score_latent
+from .closed_form import ClosedFormCV, restrict_folds, score_latent
 
 __all__ = [
     "GAMMA_0",
@@ -136,8 +137,9 @@ class _Evaluator:
     def __init__(
         self, X, Y, folds, *, kernel="rbf", degree=3, tau=1.0, scoring="accuracy",
         strategy="auto", verbose=0, per_column=False, sample_weight=None,
-        fit_intercept=True, owner=None,
+        fit_intercept=True, owner=None, name="search",
     ):  # fmt: skip
+        owner = name if owner is None else owner  # the search function by default
         # The one memory check of the closed-form CV (the searches and the CV
         # estimators, which pass themselves as ``owner`` for the message).
         check_dense_memory(
@@ -145,6 +147,16 @@ class _Evaluator:
             alternative="tune on a subsample, or use GridSearchCV on LSSVMClassifier"
             ' / LSSVMRegressor with solver="cg"', owner=owner,
         )  # fmt: skip
+        # The package's one check-and-drop of the weights (as the estimators' fit):
+        # a weight 0 is an infinite diagonal entry 1/(gamma w_k), no row at all.
+        keep, sample_weight = positive_weight_rows(sample_weight, X, owner=owner)
+        if keep is not None and len(keep) < X.shape[0]:
+            precomputed = isinstance(kernel, Precomputed) or (
+                isinstance(kernel, str) and kernel == "precomputed"
+            )
+            folds = restrict_folds(folds, keep, X.shape[0])
+            X = X[np.ix_(keep, keep)] if precomputed else X[keep]
+            Y = Y[keep]
         self.X, self.Y, self.folds = X, Y, folds
         self.sample_weight = sample_weight  # weighted LS-SVM and weighted scores
         self.fit_intercept = fit_intercept  # the bias of [S 3.24], or none [S 3.62]
@@ -243,12 +255,16 @@ def grid_search(
     ``scoring`` ("accuracy", see :func:`lssvm.model_selection.closed_form.score_latent`), ``strategy``
     ("auto", see :class:`lssvm.model_selection.closed_form.ClosedFormCV`), ``verbose`` (0; if > 0, a
     progress line per kernel matrix on standard error), ``sample_weight`` (None;
-    positive weights of the weighted LS-SVM; they also weight the held-out points of
-    the named scores, see :func:`lssvm.model_selection.closed_form.score_latent`) and
+    weights >= 0 of the weighted LS-SVM; they also weight the held-out points of
+    the named scores, see :func:`lssvm.model_selection.closed_form.score_latent`; a
+    weight 0 leaves its row out exactly, as the estimators' ``fit`` does, and the
+    folds are restricted to the other rows, empty ones dropped; negative or NaN
+    weights raise a ValueError naming ``sample_weight``) and
     ``fit_intercept`` (True; False scores the model without bias, [S 3.62]) and
-    ``owner`` (None; the estimator or name that memory errors name).
+    ``owner`` (None: the search function's name; the estimator or name that
+    errors name).
     """
-    ev = _Evaluator(X, Y, folds, **options)
+    ev = _Evaluator(X, Y, folds, name="grid_search", **options)
     return ev.grid(gammas, sigma2s)
 
 
@@ -269,7 +285,9 @@ def per_bit_grid_search(
     different rows (one-vs-one) need one call per set of rows.
     """
     Y = np.asarray(Y, dtype=np.float64).reshape(len(Y), -1)
-    ev = _Evaluator(X, Y, folds, per_column=True, **options)
+    ev = _Evaluator(
+        X, Y, folds, per_column=True, name="per_bit_grid_search", **options
+    )
     ev.grid(gammas, sigma2s)
     return ev.results
 
@@ -304,7 +322,7 @@ def shrinking_grid_search(
     each side), so the spacing halves at every stage for ``n_points=5``.
     """
     sigma2s = initial_sigma2_grid(X.shape[1]) if sigma2s is None else sigma2s
-    ev = _Evaluator(X, Y, folds, **options)
+    ev = _Evaluator(X, Y, folds, name="shrinking_grid_search", **options)
     ev.grid(gammas, sigma2s, stage=0)
     for stage in range(1, n_refinements + 1):
         best = ev.result.best_params
@@ -331,7 +349,7 @@ def random_search(
     rng = np.random.default_rng(random_state)
     log_g = rng.uniform(np.log10(min(gammas)), np.log10(max(gammas)), n_iter)
     log_s = rng.uniform(np.log10(min(sigma2s)), np.log10(max(sigma2s)), n_iter)
-    ev = _Evaluator(X, Y, folds, **options)
+    ev = _Evaluator(X, Y, folds, name="random_search", **options)
     for g, s in zip(10.0**log_g, 10.0**log_s):
         ev.grid([g], [s])
     return ev.result
@@ -355,7 +373,7 @@ def simplex_search(
     better.
     """
     sigma2s = initial_sigma2_grid(X.shape[1]) if sigma2s is None else sigma2s
-    ev = _Evaluator(X, Y, folds, **options)
+    ev = _Evaluator(X, Y, folds, name="simplex_search", **options)
     ev.grid(gammas, sigma2s, stage=0)
     best = ev.result.best_params
     rbf = ev.kernel == "rbf"

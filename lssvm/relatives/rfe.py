@@ -40,7 +40,8 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._base import KERNEL_CONSTRAINTS, positive_weight_rows
+from .._base import KERNEL_CONSTRAINTS
+from .._validation import positive_weight_rows
 from .._validation import (
     GAMMA_MEANING,
     Count,

@@ -81,7 +81,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .. import probability as prob
-from .._base import ACCEPT_SPARSE, KERNEL_CONSTRAINTS, positive_weight_rows
+from .._base import ACCEPT_SPARSE, KERNEL_CONSTRAINTS
 from .._validation import (
     GAMMA_MEANING,
     Boolean,
@@ -92,6 +92,7 @@ from .._validation import (
     check_classes,
     check_finite_output,
     check_kernel,
+    positive_weight_rows,
     validate_params,
 )
 from ..kernels import Precomputed, fit_view
@@ -242,7 +243,9 @@ default="rbf"
     ----------
     classes_ : ndarray of shape (2,)
     support_ : ndarray of int
-        Indices of the support vectors S (points with e_k > 0), in increasing order.
+        Indices of the support vectors S (points with e_k > 0), in increasing order:
+        row numbers of the X passed to ``fit`` (rows of weight 0 counted), so
+        ``support_vectors_`` is ``X[support_]``, as in scikit-learn's ``SVC``.
     support_vectors_ : ndarray of shape (n_SV, n_features)
     theta_ : ndarray of shape (n_SV,)
         The paper's coefficients [P 48]: f(x) = sum_S theta_k y_k K(x, x_k) + b [P 49];
@@ -252,7 +255,8 @@ default="rbf"
     b_ : float
         Unregularised bias of [P 48].
     e_ : ndarray of shape (n_samples,)
-        Training errors e_k = 1 - y_k f(x_k) [P 14].
+        Training errors e_k = 1 - y_k f(x_k) [P 14] of the rows of positive weight
+        (all rows without ``sample_weight``), in the order of X.
     objective_ : float
         Value of [P 6] at the solution by [P 55]; equal to ``sum(theta_)`` [P 56] once
         converged.
@@ -373,6 +377,8 @@ default="rbf"
                 "diagonal: decrease C, check that the kernel is positive "
                 "semi-definite, or scale the inputs."
             ) from None
+        if keep is not None:  # positions among the kept rows -> rows of X given
+            self.support_ = keep[self.support_]
         if self.probability:
             self._fit_platt(y_pm, w, *solved)
         if isinstance(kernel, Precomputed):
@@ -543,16 +549,23 @@ default="rbf"
             if _fingerprint(X) == fit_weights[0]:  # the training input: its weights
                 sample_weight = fit_weights[1]
         keep, w = positive_weight_rows(sample_weight, X, owner=self)
+        if len(self.support_) and self.support_[-1] >= X.shape[0]:
+            raise ValueError(
+                f"{type(self).__name__}: X must be the training input of fit "
+                "(support_ numbers its rows); got X with "
+                f"{X.shape[0]} rows and support_ up to row {self.support_[-1]}."
+            )
+        in_S = np.zeros(X.shape[0], dtype=bool)  # support_: rows of the X of fit
+        in_S[self.support_] = True
+        y_theta = np.zeros(X.shape[0])  # y_k theta_k on S, 0 elsewhere
+        y_theta[self.support_] = self.dual_coef_
         if keep is not None:
-            X, y = X[keep], y[keep]
+            X, y, in_S, y_theta = X[keep], y[keep], in_S[keep], y_theta[keep]
         C = float(self.C) * (np.ones(len(y)) if w is None else w)  # C_k of [P 6]
         y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
         e = 1.0 - y_pm * self.decision_function(X)
-        in_S = np.zeros(len(y_pm), dtype=bool)
-        in_S[self.support_] = True
         # dJ/dw = 2 sum_k c_k phi(x_k), c = [y theta on S] - C_k max(0, e) y
-        c = -C * np.maximum(e, 0.0) * y_pm
-        c[self.support_] += self.dual_coef_
+        c = y_theta - C * np.maximum(e, 0.0) * y_pm
         gradient_w_sq = 4.0 * c @ self.kernel_(X, X) @ c
         return Optimality(
             min_error_support=float(e[in_S].min()),

@@ -76,12 +76,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (
     KERNEL_CONSTRAINTS,
-    check_sample_weight,
     is_dask,
-    positive_weight_rows,
     resolve_sigma2,
     warn_degenerate_width,
 )
+from .._validation import check_sample_weight, positive_weight_rows
 from .._validation import (
     GAMMA_MEANING,
     N_JOBS,
