@@ -352,10 +352,15 @@ def _verdict_text(row: LedgerRow) -> str:
     """The verdict with its rule and whether the rule held.
 
     "not reproduced (rule: within 2 SE; failed)", "reproduced (rule: to the printed
-    digits; held)"; a stated verdict (a claim) has no rule to show.
+    digits; held)"; a stated verdict (a claim) has no rule to show. Other verdicts
+    ("reproduced qualitatively", "erratum in source", ...) can come with the rule
+    held (e.g. within 2 SE but on regenerated data) or failed (within a multiplicity
+    threshold only): their cause says which, so the rule is shown without an outcome.
     """
     if row.rule in ("stated", "owned elsewhere"):
         return row.verdict
+    if row.verdict not in ("reproduced", "not reproduced"):
+        return f"{row.verdict} (rule: {row.rule}; see the cause)"
     outcome = "held" if row.verdict == "reproduced" else "failed"
     return f"{row.verdict} (rule: {row.rule}; {outcome})"
 
