@@ -641,8 +641,9 @@ class NystromRidgePCG:
     1_m]`,
 
     .. math:: M = \tfrac{N}{m} A_Z^T A_Z + \operatorname{diag}(I_r/\gamma, 0)
-       = \begin{bmatrix} D & c \\ c^T & N \end{bmatrix},\quad
-       D = \tfrac{N}{m} S + I/\gamma, \quad c = \tfrac{N}{m} S^{1/2} U^T 1_m .
+       = \begin{bmatrix} D & c \\ c^T & N \end{bmatrix},
+
+    .. math:: D = \tfrac{N}{m} S + I/\gamma, \quad c = \tfrac{N}{m} S^{1/2} U^T 1_m .
 
     In kernel coordinates (:math:`f = K_{nm}\alpha`, penalty
     :math:`\alpha^T K_{mm} \alpha / \gamma`) FALKON's preconditioner of the
