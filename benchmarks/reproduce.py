@@ -190,7 +190,9 @@ def later_steps() -> list[Step]:
         Entry(["--parts", "iters"], "CG iterations against N"),
         Entry(["--parts", "floor", "--blocks", "8"], "time floor"),
         Entry(["--parts", "m1000,m10000", "--tol", "1e-3", "--n-jobs", "1"],
-              "fixed-size PCG at N = 10^6, m = 1000 and 10,000")],
+              "fixed-size PCG at N = 10^6, m = 1000 and 10,000"),
+        Entry(["--parts", "dask10m", "--tol", "1e-3"],
+              "fixed-size PCG at N = 10^7 on a two-worker LocalCluster, m = 5000")],
         fallback_seconds=None)  # the passes of the committed file's provenance
     return [million, *(Step(file, script, [Entry([], label)], fallback_seconds=None)
             for file, script, label in (
