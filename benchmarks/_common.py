@@ -73,6 +73,22 @@ def timed(fn):
     return time.perf_counter() - t0, out
 
 
+def pack_mask(mask) -> str:
+    """A boolean vector (e.g. which test points a model got right) as compact text:
+    base64 of its bits, 8 per byte (one hex byte per point took 16 times more)."""
+    import base64
+
+    return base64.b64encode(np.packbits(np.asarray(mask, dtype=bool))).decode("ascii")
+
+
+def unpack_mask(text: str, n: int) -> np.ndarray:
+    """The n booleans that :func:`pack_mask` wrote."""
+    import base64
+
+    bits = np.unpackbits(np.frombuffer(base64.b64decode(text), dtype=np.uint8))
+    return bits[:n].astype(bool)
+
+
 def peak_rss_mb():
     """Peak resident memory of this process so far, in MiB.
 

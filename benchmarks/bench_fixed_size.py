@@ -224,18 +224,32 @@ def _block(block_info=None, part="X", chunk=0):
     return X if part == "X" else y
 
 
-def part_dask(n, m, chunk=250_000, n_test=100_000):
+def lazy_data(n, chunk):
+    """(X, y) as Dask arrays of n rows in blocks of ``chunk``, generated on the workers
+    (:func:`_block`, seeded by the block index)."""
     import dask.array as da
-    from distributed import Client, LocalCluster
 
     chunks = ((chunk,) * (n // chunk) + ((n % chunk,) if n % chunk else ()),)
     X = da.map_blocks(_block, dtype=np.float64, chunks=(chunks[0], (N_FEATURES,)),
                       part="X")
     y = da.map_blocks(_block, dtype=np.int64, chunks=chunks, part="y")
+    return X, y
+
+
+def local_cluster():
+    """The benchmarks' stand-in cluster: 2 worker processes, 1 thread and 2 GB each."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                        dashboard_address=None, memory_limit="2GB")
+
+
+def part_dask(n, m, chunk=250_000, n_test=100_000):
+    from distributed import Client
+
+    X, y = lazy_data(n, chunk)
     X_test, y_test = test_data(n_test, 0)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, memory_limit="2GB") as cluster, \
-            Client(cluster) as client:
+    with local_cluster() as cluster, Client(cluster) as client:
         t0 = time.perf_counter()
         est = fixed_size(m, "entropy", 0, chunk_size=4096).fit(X, y)
         seconds = time.perf_counter() - t0

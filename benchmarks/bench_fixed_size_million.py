@@ -226,23 +226,17 @@ DASK_N, DASK_M, DASK_CHUNK = 10**7, 5000, 250_000
 
 def part_dask(n=DASK_N, m=DASK_M, chunk=DASK_CHUNK, tol=TOL):
     """N = 10^7 by PCG on a two-worker LocalCluster (one thread, 2 GB each): the data
-    generated on the workers block by block (``bench_fixed_size._block``), random
+    generated on the workers block by block (``bench_fixed_size.lazy_data``), random
     prototypes, m = 5000; fit seconds, iterations, the workers' and the client's
     peak memory (VmHWM), test accuracy on the 100,000 test points of m1000/m10000."""
-    import dask.array as da
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    from benchmarks.bench_fixed_size import _block
+    from benchmarks.bench_fixed_size import lazy_data, local_cluster
     from lssvm import FixedSizeLSSVMClassifier
 
-    chunks = ((chunk,) * (n // chunk) + ((n % chunk,) if n % chunk else ()),)
-    X = da.map_blocks(_block, dtype=np.float64, chunks=(chunks[0], (N_FEATURES,)),
-                      part="X")
-    y = da.map_blocks(_block, dtype=np.int64, chunks=chunks, part="y")
+    X, y = lazy_data(n, chunk)
     X_test, y_test = data(N_TEST, 1000)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, memory_limit="2GB") as cluster, \
-            Client(cluster) as client:
+    with local_cluster() as cluster, Client(cluster) as client:
         t0 = time.perf_counter()
         est = FixedSizeLSSVMClassifier(
             n_prototypes=m, gamma=GAMMA, sigma2=SIGMA2, prototypes="random",

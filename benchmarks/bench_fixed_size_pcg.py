@@ -42,7 +42,8 @@ RBF sigma2 = 10, gamma = 1; training seed = prototype seed s, test seed 1000 + s
 - holdout: ``solver="pcg"`` with ``gamma=[0.1, 1, 10, 100]``, ``cv=5`` (fold 0 held
   out, then the chosen gamma solved on every row) at m = 4000 random prototypes,
   against gamma = 1 with the same prototypes, seeds 0-2: chosen gamma, held-out
-  errors, test accuracy (per-point correctness kept for paired differences), seconds.
+  errors, test accuracy (per-point correctness kept for paired differences,
+  ``_common.pack_mask``), seconds.
 - sklearn: at N = 200,000 (test: 50,000 points), m = 1000 and 2000 (seeds 0-2)
   and 4000 (seed 0: scikit-learn's feature matrix is 8 N m = 6.4 GB), the same
   random prototypes for both, each fit in a fresh process (``_common.in_child``) with
@@ -72,7 +73,8 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-from benchmarks._common import in_child, peak_rss_mb, save_json, stamp  # noqa: E402
+from benchmarks._common import (  # noqa: E402
+    in_child, pack_mask, peak_rss_mb, save_json, stamp, unpack_mask)
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, TOL = 10.0, 1.0, 10, 50_000, 50_000, 1e-8
 SEEDS = [0, 1, 2]
@@ -176,7 +178,7 @@ def part_holdout(seeds=SEEDS):
                              gamma=est.gamma_, cv_errors=None if est.cv_errors_ is None
                              else [float(e) for e in est.cv_errors_],
                              accuracy=float(np.mean(pred == y_test)), seconds=sec,
-                             correct=(pred == y_test).astype(np.int8).tobytes().hex()))
+                             correct=pack_mask(pred == y_test)))
             print({k: v for k, v in rows[-1].items() if k != "correct"}, flush=True)
     return rows
 
@@ -222,7 +224,7 @@ def sklearn_case(which, m, seed):
         rows.append(dict(which=which, m=m, seed=seed, tol=tol, fit_seconds=sec,
                          peak_rss_mb=peak_rss_mb(), base_rss_mb=base,
                          accuracy=float(np.mean(pred == y_test)),
-                         correct=(pred == y_test).astype(np.int8).tobytes().hex(),
+                         correct=pack_mask(pred == y_test),
                          **extra))
         print({k: v for k, v in rows[-1].items() if k != "correct"}, flush=True)
     return rows
@@ -250,8 +252,8 @@ def sklearn_summary(rows):
         if r["which"] != "ours" or (r["m"], r["seed"]) not in theirs:
             continue
         t = theirs[(r["m"], r["seed"])]
-        a = np.frombuffer(bytes.fromhex(r["correct"]), np.int8).astype(float)
-        b = np.frombuffer(bytes.fromhex(t["correct"]), np.int8).astype(float)
+        a = unpack_mask(r["correct"], N_TEST).astype(float)
+        b = unpack_mask(t["correct"], N_TEST).astype(float)
         d = a - b
         out.append(dict(m=r["m"], seed=r["seed"], tol=r["tol"], n_iter=r["n_iter"],
                         ratio=t["fit_seconds"] / r["fit_seconds"],

@@ -161,3 +161,14 @@ def test_figures_are_written_through_save_figure():
                for n in ast.walk(tree)):
             own.append(path.name)
     assert not own, f"use benchmarks._common.save_figure: {own}"
+
+
+def test_pack_mask_round_trips_any_length():
+    from benchmarks._common import pack_mask, unpack_mask
+
+    rng = np.random.default_rng(0)
+    for n in (1, 7, 8, 9, 50_000):
+        m = rng.random(n) < 0.8
+        text = pack_mask(m)
+        assert len(text) <= 4 * (n // 24 + 1) + 4  # base64 of n bits
+        np.testing.assert_array_equal(unpack_mask(text, n), m)
