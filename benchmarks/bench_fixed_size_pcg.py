@@ -9,6 +9,7 @@ on 2 cores)::
     python benchmarks/bench_fixed_size_pcg.py --parts m4000,m4000n
     python benchmarks/bench_fixed_size_pcg.py --parts m8000 --seeds 0
     python benchmarks/bench_fixed_size_pcg.py --parts m8000 --seeds 1,2
+    python benchmarks/bench_fixed_size_pcg.py --parts prototypes
 
 Data and settings as ``bench_fixed_size.py`` (``lssvm.datasets.xor_sine``, 10 inputs,
 RBF sigma2 = 10, gamma = 1; training seed = prototype seed s, test seed 1000 + s,
@@ -27,6 +28,17 @@ RBF sigma2 = 10, gamma = 1; training seed = prototype seed s, test seed 1000 + s
 - select: seconds of the prototype choice alone (entropy swaps against a uniform
   draw) at m = 1000 and 5000 (m = 20,000 is left out: its entropy search proposes
   200,000 swaps, O(m d) each).
+- prototypes: the prototype choice, ``prototypes="random"``, ``"entropy"`` and
+  ``"leverage"`` (approximate ridge leverage scores, a Nystrom sketch of at most
+  ``LEVERAGE_SKETCH_MAX`` pool rows), at m = 1000 and 5000, seeds 0-2; at m = 5000
+  also "leverage_full" (the sketch cap lifted to s = m). Each draw is timed alone
+  (the estimator's own draw for random_state = seed), then
+  ``FixedSizeLSSVMClassifier(prototypes=<those rows>, solver="pcg", tol=1e-8,
+  n_jobs=2)`` is fitted: test accuracy (per-point correctness kept), selection and
+  fit seconds, CG iterations; ``prototypes_summary`` has per (m, method) the mean
+  accuracy with its SE over seeds and the paired difference to "random" by seed.
+  With seed 0 also the draw alone of each method at m = 20,000 (the pool is then
+  all 50,000 rows).
 
 - store: seconds per PCG iteration (one product H V, a pass over the rows) with
   the N x m kernel blocks stored (``store_kernel=True``: computed in the first
@@ -74,7 +86,7 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 from benchmarks._common import (  # noqa: E402
-    in_child, pack_mask, peak_rss_mb, save_json, stamp, unpack_mask)
+    in_child, pack_mask, peak_rss_mb, save_json, stamp, timed, unpack_mask)
 
 SIGMA2, GAMMA, N_FEATURES, N, N_TEST, TOL = 10.0, 1.0, 10, 50_000, 50_000, 1e-8
 SEEDS = [0, 1, 2]
@@ -148,6 +160,112 @@ def part_select(m_grid=(1000, 5000), seeds=SEEDS):
                                  seconds=time.perf_counter() - t0))
                 print(rows[-1], flush=True)
     return rows
+
+
+PROTOTYPE_M, PROTOTYPE_METHODS, PROTOTYPE_LARGE_M = (1000, 5000), (
+    "random", "entropy", "leverage"), 20_000
+#: the leverage sketch also at s = m (no cap) at this m, to see what the cap costs
+PROTOTYPE_FULL_SKETCH_M = 5000
+
+
+def draw(X, m, method, seed, sketch_max=None):
+    """(seconds, (indices, rows)) of the estimator's own draw with random_state=seed
+    (the same rng, take and arguments as ``FixedSizeLSSVMClassifier``'s fit)."""
+    from lssvm.kernels import RBF
+    from lssvm.sparse import fixed_size
+
+    cap = fixed_size.LEVERAGE_SKETCH_MAX
+    if sketch_max is not None:
+        fixed_size.LEVERAGE_SKETCH_MAX = sketch_max
+    try:
+        rng = np.random.default_rng(seed)
+        return timed(lambda: fixed_size._draw_prototypes(
+            X, len(X), m, method, SIGMA2, rng, lambda i: X[i], kernel=RBF(SIGMA2),
+            gamma=np.array([GAMMA])))
+    finally:
+        fixed_size.LEVERAGE_SKETCH_MAX = cap
+
+
+def part_prototypes(seeds=SEEDS):
+    """Prototype choice: for each seed, m in PROTOTYPE_M and method, the draw of
+    ``prototypes=method`` timed alone, then ``FixedSizeLSSVMClassifier(
+    prototypes=<those rows>, solver="pcg", tol=TOL, n_jobs=2)`` fitted (the same
+    model as prototypes=method, random_state=seed, without the draw): test accuracy
+    (per-point correctness kept), selection and fit seconds, CG iterations. At
+    PROTOTYPE_FULL_SKETCH_M also "leverage" with the sketch cap lifted to m
+    (method "leverage_full"). On seed SEEDS[0] only: the draw alone of each method
+    at PROTOTYPE_LARGE_M (run with seed SEEDS[0])."""
+    from lssvm import FixedSizeLSSVMClassifier
+    from lssvm.sparse.fixed_size import LEVERAGE_SKETCH_MAX, POOL_FACTOR
+
+    rows = []
+    for seed in seeds:
+        X, y = data(N, seed)
+        X_test, y_test = data(N_TEST, 1000 + seed)
+        for m in PROTOTYPE_M:
+            cases = [(method, None) for method in PROTOTYPE_METHODS]
+            if m == PROTOTYPE_FULL_SKETCH_M:
+                cases.append(("leverage_full", m))
+            for method, sketch_max in cases:
+                select, (idx, Z) = draw(X, m, method.split("_")[0], seed, sketch_max)
+                est = FixedSizeLSSVMClassifier(n_prototypes=m, gamma=GAMMA,
+                                               sigma2=SIGMA2, prototypes=Z,
+                                               solver="pcg", tol=TOL, n_jobs=2)
+                fit, _ = timed(lambda: est.fit(X, y))
+                pred = est.predict(X_test)
+                sketch = (None if method == "random" or method == "entropy" else
+                          min(POOL_FACTOR * m, N, m,
+                              sketch_max or LEVERAGE_SKETCH_MAX))
+                rows.append(dict(seed=seed, m=m, method=method, sketch=sketch,
+                                 pool=None if method == "random" else
+                                 min(POOL_FACTOR * m, N),
+                                 accuracy=float(np.mean(pred == y_test)),
+                                 select_seconds=select, fit_seconds=fit,
+                                 n_iter=int(est.n_iter_),
+                                 rank=int(est.feature_map_.n_components),
+                                 correct=pack_mask(pred == y_test)))
+                print({k: v for k, v in rows[-1].items() if k != "correct"},
+                      flush=True)
+        if seed == SEEDS[0]:
+            for method in PROTOTYPE_METHODS:
+                select, _ = draw(X, PROTOTYPE_LARGE_M, method, seed)
+                rows.append(dict(seed=seed, m=PROTOTYPE_LARGE_M, method=method,
+                                 select_seconds=select, select_only=True))
+                print(rows[-1], flush=True)
+    return rows
+
+
+def prototypes_summary(rows):
+    """Per (m, method): accuracy mean and standard error over the seeds; the paired
+    difference method - random by seed (points) with its standard error over seeds;
+    mean selection and fit seconds and CG iterations; the draw-only rows as they are."""
+    fits = [r for r in rows if not r.get("select_only")]
+    acc = {(r["m"], r["method"], r["seed"]): r["accuracy"] for r in fits}
+    out = []
+    for m, method in sorted({(r["m"], r["method"]) for r in fits},
+                            key=lambda k: (k[0], PROTOTYPE_METHODS.index(
+                                k[1].split("_")[0]), k[1])):
+        group = [r for r in fits if r["m"] == m and r["method"] == method]
+        seeds = [r["seed"] for r in group]
+        a = np.array([r["accuracy"] for r in group])
+        d = 100 * np.array([acc[(m, method, s)] - acc[(m, "random", s)]
+                            for s in seeds if (m, "random", s) in acc])
+
+        def se(v):
+            return float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else None
+
+        out.append(dict(m=m, method=method, n_seeds=len(group),
+                        accuracy_mean=float(a.mean()), accuracy_se=se(a),
+                        diff_vs_random_points=float(d.mean()) if len(d) else None,
+                        diff_vs_random_se_points=se(d),
+                        select_seconds=float(np.mean([r["select_seconds"]
+                                                      for r in group])),
+                        fit_seconds=float(np.mean([r["fit_seconds"] for r in group])),
+                        n_iter=float(np.mean([r["n_iter"] for r in group]))))
+    out += [dict(m=r["m"], method=r["method"], seed=r["seed"],
+                 select_seconds=r["select_seconds"])
+            for r in rows if r.get("select_only")]
+    return out
 
 
 HOLDOUT_M, HOLDOUT_GAMMAS, HOLDOUT_CV = 4000, (0.1, 1.0, 10.0, 100.0), 5
@@ -347,6 +465,7 @@ PARTS = {
     "select": part_select,
     "sklearn": part_sklearn,
     "holdout": part_holdout,
+    "prototypes": part_prototypes,
 }
 
 
@@ -378,6 +497,8 @@ def main(argv=None):
             results["store_summary"] = store_summary(results[part])
         if part == "sklearn":
             results["sklearn_summary"] = sklearn_summary(results[part])
+        if part == "prototypes":
+            results["prototypes_summary"] = prototypes_summary(results[part])
         stamp(results, [sys.argv[0], *argv])
         results["provenance"][-1]["parts"] = args.parts
         save_json(out, results, stamp_pass=False)

@@ -148,7 +148,8 @@ def steps() -> list[Step]:
         Entry(["--parts", "m1000,m2000,select"], "fixed-size normal and PCG, m <= 2000"),
         Entry(["--parts", "m4000,m4000n"], "fixed-size PCG and normal, m = 4000"),
         Entry(["--parts", "holdout"], "fixed-size PCG, gamma on a held-out fold"),
-        Entry(["--parts", "sklearn"], "fixed-size PCG against Nystroem + Ridge")],
+        Entry(["--parts", "sklearn"], "fixed-size PCG against Nystroem + Ridge"),
+        Entry(["--parts", "prototypes"], "prototypes: random, entropy, leverage")],
         fallback_seconds=None)  # fmt: skip
     fixed_pcg_store = Step("fixed_size_pcg_store.json", "bench_fixed_size_pcg.py", [
         Entry(["--parts", "store"], "fixed-size PCG, stored products")],

@@ -174,23 +174,22 @@ def fit_with_kkt_solver(estimator, solve, X, y, **fit_params):
     of :func:`solve_kkt_default` (less the estimator) and may call it for the
     systems it does not cover. This is the one hook through which a caller hands a
     fit a factor it already has (pruning passes its downdated Cholesky factor,
-    :mod:`lssvm.sparse.pruning`); the hook is removed when the fit returns, so the
-    fitted estimator is an ordinary one. Returns what ``fit`` returns.
+    :mod:`lssvm.sparse.pruning`). ``solve`` is an argument of the fit
+    (``LSSVMBase._fit(X, y, ..., kkt_solver=solve)``, the body of every ``fit``),
+    never stored on the estimator: the fitted estimator is an ordinary one.
+    Returns what ``fit`` returns.
     """
-    estimator._kkt_solver_override = solve
-    try:
-        return estimator.fit(X, y, **fit_params)
-    finally:
-        del estimator._kkt_solver_override
+    return estimator._fit(X, y, **fit_params, kkt_solver=solve)
 
 
 def solve_kkt_default(estimator, kernel, X, gamma, a, d, signs=None):
     """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``estimator.solver``.
 
-    The KKT solve of every LS-SVM fit unless :func:`fit_with_kkt_solver` replaces
-    it. ``fit_intercept=False`` drops the border ``a``: (Omega + I/gamma) alpha = d,
-    [S 3.62], b = 0. "direct": the lower triangle of K, factored in place. "cg": K
-    as an operator, never stored, and a Nystrom preconditioner for K + I/gamma.
+    The KKT solve of every LS-SVM fit unless :func:`fit_with_kkt_solver` hands the
+    fit another. ``fit_intercept=False`` drops the border ``a``:
+    (Omega + I/gamma) alpha = d, [S 3.62], b = 0. "direct": the lower triangle of K,
+    factored in place. "cg": K as an operator, never stored, and a Nystrom
+    preconditioner for K + I/gamma.
     """
     n = X.shape[0]
     warn_degenerate_width(kernel, X, owner=estimator)
@@ -369,12 +368,18 @@ default="rbf"
             degree=self.degree, tau=self.tau, owner=self,
         )  # fmt: skip
 
-    def _solve_kkt(self, kernel, X, gamma, a, d, signs=None):
-        """The KKT solve of ``fit``: :func:`solve_kkt_default`, or the one set by
-        :func:`fit_with_kkt_solver`."""
-        override = getattr(self, "_kkt_solver_override", None)
-        if override is not None:
-            return override(kernel, X, gamma, a, d, signs=signs)
+    def _fit(self, X, y, sample_weight=None, *, kkt_solver=None):
+        """The body of each subclass's ``fit`` (which calls it without
+        ``kkt_solver``); ``kkt_solver`` replaces :func:`solve_kkt_default`
+        (:func:`fit_with_kkt_solver`) and is passed down to every KKT solve of the
+        fit (:meth:`_solve_kkt`), not stored on the estimator."""
+        raise NotImplementedError(f"{type(self).__name__} defines no _fit.")
+
+    def _solve_kkt(self, kernel, X, gamma, a, d, signs=None, *, kkt_solver=None):
+        """A KKT solve of ``fit``: ``kkt_solver`` when given
+        (:func:`fit_with_kkt_solver`), else :func:`solve_kkt_default`."""
+        if kkt_solver is not None:
+            return kkt_solver(kernel, X, gamma, a, d, signs=signs)
         return solve_kkt_default(self, kernel, X, gamma, a, d, signs=signs)
 
     def _from_dask(self, X, y):
@@ -404,14 +409,17 @@ default="rbf"
             )
         return X.compute(), (y.compute() if is_dask(y) else y)
 
-    def _fit_kkt(self, X, a, d, signs=None, sample_weight=None):
+    def _fit_kkt(self, X, a, d, signs=None, sample_weight=None, *, kkt_solver=None):
         """Solve [S 3.24] for the training inputs X and store the dual model.
 
         The regressor keeps no N x N matrix after the fit: the Gaussian-process
-        error bars of :mod:`lssvm.gp` factor K + I/gamma again when first asked for
-        (see ``LSSVMRegressor.predict``); the classifier keeps its factor only with
-        ``probability="bayes"`` (the moderated output needs it). ``sample_weight`` w gives the weighted LS-SVM,
-        gamma_k = gamma w_k; rows with w_k = 0 are dropped (an infinite diagonal).
+        error bars of :mod:`lssvm.gp` factor K + diag(1/gamma_k) again when first
+        asked for (see ``LSSVMRegressor.predict``) and cache it in ``_cholesky_``
+        (a :class:`lssvm.linalg.factor.CholeskyFactor`, None until then); the
+        classifier keeps its factor only with ``probability="bayes"`` (the
+        moderated output needs it). ``sample_weight`` w gives the weighted LS-SVM,
+        gamma_k = gamma w_k (stored as ``sample_gamma_``); rows with w_k = 0 are
+        dropped (an infinite diagonal). ``kkt_solver``: see :meth:`_solve_kkt`.
         """
         kernel = self._make_kernel(X)  # parameters validated at the start of fit
         X, fit_kernel = fit_view(kernel, X)  # precomputed: indices and K
@@ -421,7 +429,9 @@ default="rbf"
             X, a, d = X[keep], a[keep], d[keep]
             gamma = self.gamma * w  # gamma_k = gamma w_k on the diagonal
         try:
-            sol = self._solve_kkt(fit_kernel, X, gamma, a, d, signs=signs)
+            sol = self._solve_kkt(
+                fit_kernel, X, gamma, a, d, signs=signs, kkt_solver=kkt_solver
+            )
         except NotPositiveDefiniteError as exc:
             raise NotPositiveDefiniteError(
                 f"{exc} Got kernel {kernel!r} and gamma={self.gamma!r}."
@@ -429,8 +439,8 @@ default="rbf"
         self.kernel_ = kernel
         self.alpha_ = sol.alpha
         self.b_ = sol.b
-        self._cholesky_ = None  # factored on demand by predict(return_std=True)
-        self._fit_gamma = gamma  # gamma, or gamma w_k of the weighted rows
+        self._cholesky_ = None  # CholeskyFactor made by predict(return_std=True)
+        self.sample_gamma_ = gamma  # gamma, or gamma w_k of the rows kept
         gamma_k = np.reshape(gamma, (-1,) + (1,) * (sol.alpha.ndim - 1))
         self.e_ = sol.alpha / gamma_k  # alpha_k = gamma_k e_k, [S 3.4] and [S 3.31]
         self.n_iter_ = sol.n_iter

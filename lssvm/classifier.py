@@ -53,7 +53,7 @@ from ._validation import (
 )
 from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
-from .linalg.factor import loo_latent
+from .linalg.factor import CholeskyFactor
 from .linalg.memory import check_dense_memory
 from .linalg.solvers import (
     NotPositiveDefiniteError,
@@ -92,7 +92,7 @@ class _BitSolutions(NamedTuple):
     beta: np.ndarray
     b: np.ndarray
     loo: np.ndarray | None
-    factor: np.ndarray | None
+    factor: CholeskyFactor | None
     n_iter: int
     n_factorizations: int
 
@@ -183,8 +183,9 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     probability : {False, True, "bayes"}, default=False
         Enable ``predict_proba`` / ``predict_log_proba`` (as SVC's ``probability``).
         True: Platt's sigmoid per bit, fitted to the exact closed-form
-        leave-one-out outputs of the fit (:func:`lssvm.linalg.factor.loo_latent`: one
-        triangular inversion of the fit's Cholesky factor, no refit); more than two
+        leave-one-out outputs of the fit
+        (:meth:`lssvm.linalg.factor.CholeskyFactor.loo_latent`: one triangular
+        inversion of the fit's Cholesky factor, no refit); more than two
         classes: pairwise coupling (Wu, Lin & Weng 2004, as LIBSVM) for a
         one-versus-one code, for other codes the product over bits of
         P(bit = code entry), a zero entry counting 1/2, normalised
@@ -193,7 +194,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         (:func:`lssvm.probability.moderated_output`, the same formula as
         :func:`lssvm.bayes.class_probability`, with mu from
         :func:`lssvm.probability.evidence_mu`); it keeps the Cholesky factor of
-        K + I/gamma (8 N^2 bytes). The argmax of ``predict_proba`` can differ from
+        K + I/gamma (8 N^2 bytes; a :class:`lssvm.linalg.factor.CholeskyFactor` in
+        the private ``_cholesky_``). The argmax of ``predict_proba`` can differ from
         ``predict`` near the boundary (as in SVC).
     {shared: n_jobs}
 
@@ -361,11 +363,18 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             repeated rows; rows of weight 0 are left out, exactly (an infinite
             diagonal entry), and every class must keep a row of positive weight.
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight=None, *, kkt_solver=None):
+        """``fit``, its KKT solves replaced by ``kkt_solver`` when given
+        (:func:`lssvm._base.fit_with_kkt_solver`)."""
         X, y_index, gram, w, method = self._check_fit_data(X, y, sample_weight)
         C, Y, T = self._code_targets(y_index)  # output code [S 3.12], bit targets
         per_bit = self._per_bit(C.shape[1], X)  # (gamma, kernel) of every bit
         self._check_probability_method(method, per_bit)
-        solved = self._solve_bits(X, gram, w, Y, T, per_bit, method)  # [S 3.5]
+        solved = self._solve_bits(  # [S 3.5]
+            X, gram, w, Y, T, per_bit, method, kkt_solver=kkt_solver
+        )
         self._store_model(X, y_index, w, C, Y, T, per_bit, solved)  # [S 3.7]
         self._warn_constant_held_out(X, y_index)
         self._fit_probability(method, Y, T, w, solved)  # Platt or moderated output
@@ -433,13 +442,14 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 "probability=True."
             )
 
-    def _solve_bits(self, X, gram, w, Y, T, per_bit, method):
+    def _solve_bits(self, X, gram, w, Y, T, per_bit, method, *, kkt_solver=None):
         """[S 3.5] for every bit: one KKT solve per group of bits sharing H.
 
         Bits with the same rows, kernel and gamma share H = K + I/gamma, so each
         group is one factorisation with one right-hand side per bit. With
         ``probability`` set, the factor of H is kept (computed once for CG) and,
         for True, gives the exact leave-one-out outputs of every bit.
+        ``kkt_solver`` replaces the default solve (:meth:`_solve_kkt`).
         """
         groups: dict = {}
         for j, (gamma, kernel) in enumerate(per_bit):
@@ -461,7 +471,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                 # [S 3.5] in regression form: a = 1_v, d = targets, beta = alpha * y
                 sol = self._solve_kkt(
                     kernel, X[rows], gamma_rows, np.ones(len(rows)),
-                    T[np.ix_(rows, bits)],
+                    T[np.ix_(rows, bits)], kkt_solver=kkt_solver,
                 )  # fmt: skip
             except NotPositiveDefiniteError as exc:
                 raise NotPositiveDefiniteError(
@@ -475,8 +485,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
                     sol, kernel, X[rows], gamma_rows, method
                 )
             if method is True:  # exact leave-one-out outputs from the factor of H
-                loo[np.ix_(rows, bits)] = loo_latent(
-                    factor, T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
+                loo[np.ix_(rows, bits)] = factor.loo_latent(
+                    T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
                     fit_intercept=bool(self.fit_intercept), overwrite=True,
                 )  # fmt: skip
         return _BitSolutions(beta, b, loo, factor, n_iter, len(groups))
@@ -570,7 +580,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             "this; sigma2='scale' or scaled inputs avoid it) and gamma (a small gamma "
             "shrinks every output to b), or tune them (LSSVMClassifierCV).",
             NumericalWarning,
-            stacklevel=3,
+            stacklevel=4,  # the caller of fit (fit -> _fit -> here)
         )
 
     def _fit_probability(self, method, Y, T, w, solved):
@@ -599,7 +609,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             )
             w = np.ones_like(t) if w is None else w
             self._prior = float(w[t > 0].sum() / w.sum())  # pi_+, weighted
-            self._cholesky_ = solved.factor  # U^T U = K + I/gamma (weighted diagonal)
+            self._cholesky_ = solved.factor  # of K + diag(1/gamma_k), CholeskyFactor
 
     @available_if(has_probability)
     def predict_proba(self, X):
@@ -658,7 +668,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         var = np.empty(X.shape[0])
         for rows, Kx in self._kernel_blocks(X):
             var[rows] = predictive_variance(
-                Kx, self.kernel_.diag(X[rows]), (self._cholesky_, False),
+                Kx, self.kernel_.diag(X[rows]), self._cholesky_,
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
         return prob.moderated_output(m, var, mu, zeta, prior)

@@ -48,6 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import solve_triangular
 
+from .linalg.factor import CholeskyFactor
 from .linalg.solvers import NumericalWarning
 
 __all__ = ["predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
@@ -63,7 +64,7 @@ NEGATIVE_VARIANCE_RTOL = 1e-10
 def predictive_variance(
     K_test: NDArray,
     prior_var: NDArray,
-    H_cho: tuple[NDArray, bool],
+    H_cho: CholeskyFactor,
     *,
     fit_intercept: bool,
 ) -> NDArray[np.float64]:
@@ -83,11 +84,11 @@ def predictive_variance(
         Row i is theta(x_i)^T = [K(x_i, x_1), ..., K(x_i, x_N)].
     prior_var : ndarray of shape (n_test,)
         Prior variances K(x_i, x_i), the nu of [S 3.55] (not the nu of [S 3.25]).
-    H_cho : tuple (c, lower)
-        Cholesky factor of C_N = Omega + I/gamma as returned by
-        ``scipy.linalg.cho_factor``: ``(U, False)`` with U^T U = C_N read from the
-        upper triangle of c, or ``(L, True)`` with L L^T = C_N from the lower one.
-        ``(KKTSolution.factor, False)`` of :func:`lssvm.linalg.solvers.solve_bordered_kkt`.
+    H_cho : CholeskyFactor
+        The :class:`lssvm.linalg.factor.CholeskyFactor` of C_N = Omega + I/gamma
+        on the training points in the order of the columns of ``K_test``: the
+        direct solver's :attr:`lssvm.linalg.solvers.KKTSolution.factor`, the one
+        the estimators keep, or ``CholeskyFactor.from_kernel(K, gamma)``.
     fit_intercept : bool
         Whether the model has the bias b [S 3.32], with a flat prior: adds
         (1 - p)^2 / s. False: the zero-bias model [S 3.62], formula [S 3.60].
@@ -103,11 +104,11 @@ def predictive_variance(
     Examples
     --------
     >>> import numpy as np
-    >>> from scipy.linalg import cho_factor
     >>> from lssvm.kernels import RBF
+    >>> from lssvm.linalg.factor import CholeskyFactor
     >>> X = np.array([[0.0], [1.0], [2.0]])
     >>> K, gamma = RBF(1.0)(X), 100.0
-    >>> H_cho = cho_factor(K + np.eye(3) / gamma)
+    >>> H_cho = CholeskyFactor.from_kernel(K, gamma)  # of K + I/gamma
     >>> x = np.array([[1.0], [10.0]])  # a training point, and one far away
     >>> var = predictive_variance(RBF(1.0)(x, X), np.ones(2), H_cho,
     ...                           fit_intercept=False)
@@ -116,24 +117,23 @@ def predictive_variance(
 
     Source: Suykens et al. (2002), [S 3.54-3.63]; [RW 2.42].
     """
-    K_test, prior_var, c, lower = _check_inputs(K_test, prior_var, H_cho)
+    K_test, prior_var, U = _check_inputs(K_test, prior_var, H_cho)
     if not isinstance(fit_intercept, (bool, np.bool_)):
         raise ValueError(
             f"predictive_variance: fit_intercept must be a bool; got "
             f"fit_intercept={fit_intercept!r}."
         )
-    # V = U^{-T} theta (or L^{-1} theta), so that theta^T C_N^{-1} theta = ||V||^2
+    # V = U^{-T} theta (U^T U = C_N), so that theta^T C_N^{-1} theta = ||V||^2
     V = solve_triangular(
-        c, K_test.T, trans=0 if lower else 1, lower=lower, check_finite=False
+        U, K_test.T, trans=1, lower=False, check_finite=False
     )  # (n_samples, n_test)
     q = np.einsum("ij,ij->j", V, V)  # theta^T C_N^{-1} theta
     var = prior_var - q  # [S 3.60]
     extra = np.zeros_like(var)
     if fit_intercept:
         w = solve_triangular(
-            c, np.ones(c.shape[0]), trans=0 if lower else 1, lower=lower,
-            check_finite=False,
-        )  # fmt: skip
+            U, np.ones(U.shape[0]), trans=1, lower=False, check_finite=False
+        )  # U^{-T} 1_v
         s = w @ w  # 1^T C_N^{-1} 1, the s of [S 3.25]
         p = w @ V  # 1^T C_N^{-1} theta
         extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW 2.42]
@@ -155,19 +155,20 @@ def _check_inputs(K_test, prior_var, H_cho):
             f"({K_test.shape[0]},), one K(x, x) per row of K_test; got shape "
             f"{prior_var.shape}."
         )
-    if not (isinstance(H_cho, tuple) and len(H_cho) == 2):
+    if not isinstance(H_cho, CholeskyFactor):
         raise TypeError(
-            "predictive_variance: H_cho must be a tuple (c, lower) as returned by "
-            f"scipy.linalg.cho_factor; got {type(H_cho).__name__}."
+            "predictive_variance: H_cho must be a CholeskyFactor "
+            "(lssvm.linalg.factor) of C_N = Omega + I/gamma, e.g. "
+            "CholeskyFactor.from_kernel(K, gamma) or KKTSolution.factor; got "
+            f"{type(H_cho).__name__}."
         )
-    c, lower = np.asarray(H_cho[0], dtype=np.float64), bool(H_cho[1])
     n = K_test.shape[1]
-    if c.shape != (n, n):
+    if len(H_cho) != n:
         raise ValueError(
-            f"predictive_variance: the Cholesky factor must have shape (n_samples, "
-            f"n_samples) = ({n}, {n}) to match K_test; got shape {c.shape}."
+            f"predictive_variance: the Cholesky factor must be of n_samples = {n} "
+            f"points, one per column of K_test; got a factor of {len(H_cho)} points."
         )
-    return K_test, prior_var, c, lower
+    return K_test, prior_var, H_cho.upper
 
 
 def _clip_round_off(var, scale):

@@ -51,7 +51,11 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     b_ : float or ndarray of shape (n_outputs,)
         Bias term(s); 0 with ``fit_intercept=False``.
     e_ : ndarray, shape of ``alpha_``
-        Errors e_k = alpha_k / gamma [S 3.31]: y_k = y(x_k) + e_k.
+        Errors e_k = alpha_k / gamma_k [S 3.31]: y_k = y(x_k) + e_k.
+    sample_gamma_ : float or ndarray of shape (n_samples,)
+        The gamma_k of the fitted system, H = K + diag(1/gamma_k): ``gamma``, or
+        gamma w_k of each row kept with ``sample_weight`` (the rows of
+        ``support_vectors_``). ``predict(X, return_std=True)`` factors this H.
     dual_coef_ : ndarray, shape of ``alpha_``
         The coefficients of K(x, x_k) in the model; for regression equal to ``alpha_``.
     support_vectors_ : ndarray of shape (n_samples, n_features)
@@ -74,9 +78,12 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     Notes
     -----
     No solver keeps an N x N matrix after the fit. ``predict(X, return_std=True)``
-    factors K + I/gamma on its first call (8 N^2 bytes, checked against the
-    available memory first) and keeps that factor for later calls, whatever the
-    ``solver`` of the fit: after a CG fit the error bars equal the direct fit's.
+    factors K + diag(1/gamma_k) on its first call (8 N^2 bytes, checked against the
+    available memory first) and keeps that factor, a
+    :class:`lssvm.linalg.factor.CholeskyFactor` in the private cache
+    ``_cholesky_`` (None until then; every fit empties it), for later calls,
+    whatever the ``solver`` of the fit: after a CG fit the error bars equal the
+    direct fit's.
     Inputs of any float dtype are converted to float64; outputs are float64.
 
     scikit-learn's ``KernelRidge(alpha)`` is this estimator with
@@ -139,6 +146,11 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         -------
         self
         """
+        return self._fit(X, y, sample_weight)
+
+    def _fit(self, X, y, sample_weight=None, *, kkt_solver=None):
+        """``fit``, its KKT solve replaced by ``kkt_solver`` when given
+        (:func:`lssvm._base.fit_with_kkt_solver`)."""
         validate_params(self)  # the constraints table of LSSVMBase
         X, y = self._from_dask(X, y)  # a Dask X: CG products on the cluster
         X, y = validate_data(
@@ -147,7 +159,10 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
         )  # fmt: skip
         y = check_numeric_targets(y, owner=self)
         # [S 3.32]: a = 1_v, d = y, Omega = K [S 3.33]; [S 3.62] without the border.
-        self._fit_kkt(X, a=np.ones(X.shape[0]), d=y, sample_weight=sample_weight)
+        self._fit_kkt(
+            X, a=np.ones(X.shape[0]), d=y, sample_weight=sample_weight,
+            kkt_solver=kkt_solver,
+        )  # fmt: skip
         self.dual_coef_ = self.alpha_
         self._fit_amplitude(X, y, sample_weight)
         return self
@@ -215,25 +230,23 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
                 "matrix and K(x, x) of the test points, which kernel='precomputed' "
                 "does not give; use a kernel name, a Kernel or a callable."
             )
-        if getattr(self, "_cholesky_", None) is None:
+        if self._cholesky_ is None:  # the cache that fit empties
             check_dense_memory(
                 self.support_vectors_.shape[0], what="predict(return_std=True)",
                 alternative="use predict(X) without return_std", owner=self,
             )  # fmt: skip
             K = self.kernel_.gram_lower(self.support_vectors_)
             n = K.shape[0]  # factor only: no border, a zero right-hand side
-            gamma = getattr(self, "_fit_gamma", self.gamma)  # gamma w_k if weighted
-            self._cholesky_ = solve_bordered_kkt(
-                K, gamma, None, np.zeros(n), overwrite=True
+            self._cholesky_ = solve_bordered_kkt(  # K + diag(1/gamma_k), in place
+                K, self.sample_gamma_, None, np.zeros(n), overwrite=True
             ).factor
         coef = self.dual_coef_
         mean = np.empty((X.shape[0],) + coef.shape[1:])
         var = np.empty(X.shape[0])
-        H_cho = (self._cholesky_, False)  # upper U, U^T U = K + I/gamma
         for rows, Kx in self._kernel_blocks(X):
             mean[rows] = Kx @ coef  # [S 3.34]
             var[rows] = predictive_variance(
-                Kx, self.kernel_.diag(X[rows]), H_cho,
+                Kx, self.kernel_.diag(X[rows]), self._cholesky_,
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
         mean = check_finite_output(mean + self.b_, self.kernel_, owner=self)

@@ -45,3 +45,19 @@ def test_only_plain_prose_is_linked():
         "not 3.7 or (3.5) or f[S 3.5]"
     )  # a range links to the chapter of its first equation; no link inside f[...]
     assert out[6:] == lines[6:]
+
+
+def test_the_ledgers_extension_imports_what_the_assembly_defines():
+    """book/_ext/ledgers.py places what ledger_assembly computes: every name it
+    imports exists, and its status table has one column per verdict with the
+    unresolved part of "reproduced qualitatively" apart."""
+    pytest.importorskip("sphinx")
+    import ledger_assembly
+    import ledgers
+
+    assert ledgers.SUMMARY_HEADER == ledger_assembly.SUMMARY_HEADER
+    assert ledgers.SUMMARY_HEADER[1:] == [
+        "Reproduced", "Reproduced qualitatively", "Unresolved", "Erratum in source",
+        "Not reproduced", "Not attempted"]  # fmt: skip
+    assert ledgers.column is ledger_assembly.column
+    assert ledgers.rows_and_entries is ledger_assembly.rows_and_entries

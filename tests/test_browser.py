@@ -640,22 +640,48 @@ def test_layout_fits_the_page(rendered_pages, page, width):
 
 
 def test_landing_page_status_is_the_chapters_ledgers():
-    """The landing page's status table adds up the ledgers the chapters wrote."""
+    """The landing page's status table adds up the source entries of the ledgers the
+    chapters wrote, one column per verdict, with the unresolved entries apart."""
     ledger_files = sorted((ROOT / "_build" / "ledgers").glob("*.json"))
     intro = HTML / "book" / "intro.html"
     if not intro.exists():
         _unavailable(f"{intro} is missing: build the book first: make book")
     tables = _parse(intro.read_text(encoding="utf-8")).select("table.ledger-status")
     assert tables, "intro.html has no assembled status table (reproduction-status)"
+    header = [c.get_text(" ").strip() for c in tables[0].select("thead th")]
     total = [
         c.get_text(" ").strip() for c in tables[0].select("tbody tr")[-1].select("td")
     ]
-    rows = [r for f in ledger_files for r in json.loads(f.read_text())["rows"]]
+    # the rule of the landing page, restated: rows another chapter owns are counted
+    # there; a summary row ("N entries ...") counts N source entries, a deviation of
+    # our protocol (cause "deviation: ...") none, any other row one; a row judged
+    # "reproduced qualitatively" whose cause begins "consistent (unresolved), not a
+    # reproduction" is counted in the column "Unresolved", not under its verdict
+    rows = [r for f in ledger_files for r in json.loads(f.read_text())["rows"]
+            if not r.get("owner")]  # fmt: skip
+
+    def n_entries(row):
+        if re.match(r"\s*deviation:", str(row.get("cause") or ""), re.IGNORECASE):
+            return 0
+        group = re.match(r"(\d+) entries\b", str(row.get("ours") or ""))
+        return int(group.group(1)) if group else 1
+
+    def column(row):
+        cause = str(row.get("cause") or "").strip().lower()
+        unresolved = cause.startswith("consistent (unresolved), not a reproduction")
+        if row["verdict"] == "reproduced qualitatively" and unresolved:
+            return "unresolved"
+        return row["verdict"]
+
+    split = {"reproduced qualitatively": ["reproduced qualitatively", "unresolved"]}
+    columns = [c for v in VERDICTS for c in split.get(v, [v])]
+    assert header == ["Chapter", *[c.capitalize() for c in columns]]
     expected = [
         "all chapters",
-        *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS],
+        *[str(sum(n_entries(r) for r in rows if column(r) == c)) for c in columns],
     ]
     assert total == expected
+    assert sum(map(int, total[1:])) == sum(map(n_entries, rows))
 
 
 # --- the checks can fail (no browser needed) ---------------------------------------

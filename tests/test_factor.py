@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lssvm.kernels import RBF
-from lssvm.linalg.factor import CholeskyFactor, loo_latent
+from lssvm.linalg.factor import CholeskyFactor, loo_from_diagonal
 from lssvm.linalg.solvers import solve_bordered_kkt
 
 
@@ -37,15 +37,26 @@ def test_bordered_solve_matches_the_direct_solver(intercept):
     _, y, K, gamma = _problem(weighted=True)
     F = CholeskyFactor.from_kernel(K, gamma)
     a = np.ones(len(y)) if intercept else None
-    mine = F.solve_kkt(a, y)
+    mine = solve_bordered_kkt(None, None, a, y, factor=F)
     ref = solve_bordered_kkt(K, gamma, a, y)
     np.testing.assert_allclose(mine.alpha, ref.alpha, rtol=1e-10, atol=1e-12)
     assert mine.b == pytest.approx(ref.b, abs=1e-12)
+    # the direct solver's own factor is one of these: same points, same gamma
+    assert isinstance(ref.factor, CholeskyFactor)
+    np.testing.assert_array_equal(ref.factor.order, np.arange(len(y)))
+    np.testing.assert_allclose(np.tril(ref.factor.L), F.L, rtol=1e-12, atol=1e-14)
     # rows given in another order than the factor's: permuted in and out
     perm = np.random.default_rng(2).permutation(len(y))
     G = CholeskyFactor.from_kernel(K, gamma, order=perm)
-    other = G.solve_kkt(a, y, index=np.arange(len(y)))
-    np.testing.assert_allclose(other.alpha, ref.alpha, rtol=1e-9, atol=1e-12)
+    pos = G.positions(np.arange(len(y)))
+    np.testing.assert_array_equal(np.arange(len(y))[pos], G.order)
+    assert G.positions(perm) is None  # already in factor order
+    sol = solve_bordered_kkt(
+        None, None, None if a is None else a[pos], y[pos], factor=G
+    )
+    other = np.empty_like(sol.alpha)
+    other[pos] = sol.alpha
+    np.testing.assert_allclose(other, ref.alpha, rtol=1e-9, atol=1e-12)
 
 
 def test_inverse_and_its_diagonal_match_numpy():
@@ -63,7 +74,7 @@ def test_leave_one_out_equals_refitting_without_each_point(intercept, weighted):
     X, y, K, gamma = _problem(n=25, weighted=weighted)
     a = np.ones(len(y)) if intercept else None
     F = CholeskyFactor.from_kernel(K, gamma)
-    fit = F.solve_kkt(a, y)
+    fit = solve_bordered_kkt(None, None, a, y, factor=F)
     loo = F.loo_latent(y, fit.alpha, fit_intercept=intercept)
     g = np.broadcast_to(np.asarray(gamma, float), (len(y),))
     for k in range(len(y)):
@@ -73,9 +84,10 @@ def test_leave_one_out_equals_refitting_without_each_point(intercept, weighted):
         )
         f_k = K[k, rest] @ refit.alpha + refit.b  # the model without point k, at x_k
         assert loo[k] == pytest.approx(f_k, abs=1e-10)
-    # the array form gives the same numbers
+    # the formula on diag(H^{-1}) gives the same numbers
+    eta = F.solve(np.ones(len(y))) if intercept else None
     np.testing.assert_array_equal(
-        loo, loo_latent(F.upper, y, fit.alpha, fit_intercept=intercept)
+        loo, loo_from_diagonal(y, fit.alpha, F.inverse_diagonal(), eta)
     )
 
 
@@ -120,7 +132,7 @@ def test_empty_factor_is_filled_by_the_first_reorder_and_errors_name_the_problem
         np.tril(F.L), np.linalg.cholesky(_h(K, gamma, F.order)), rtol=1e-10
     )
     with pytest.raises(ValueError, match="index must list the points"):
-        F.solve_kkt(None, np.ones(9), index=np.arange(9))
+        F.positions(np.arange(9))
     with pytest.raises(ValueError, match="expected"):
         CholeskyFactor(np.eye(3), [0, 1], 1.0)
     with pytest.raises(ValueError, match="kernel_block"):

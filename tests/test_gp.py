@@ -11,7 +11,6 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.linalg import cho_factor
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process import kernels as sk_kernels
 
@@ -19,7 +18,9 @@ import lssvm._base
 from lssvm import LSSVMRegressor
 from lssvm.gp import NEGATIVE_VARIANCE_RTOL, NumericalWarning, predictive_variance
 from lssvm.kernels import RBF
+from lssvm.linalg.factor import CholeskyFactor
 from lssvm.linalg.kkt import kkt_matrix
+from lssvm.linalg.solvers import solve_bordered_kkt
 
 ATOL_GP = 1e-8  # LS-SVM against scikit-learn's GP: two Cholesky solves, round-off
 RTOL_DENSE = 1e-10  # Cholesky formula against a dense solve of the same system
@@ -236,24 +237,35 @@ def test_refit_replaces_the_factor(data):
 # -- predictive_variance ---------------------------------------------------------------
 
 
-def test_function_accepts_upper_and_lower_factors(data):
+def _unit_factor(n):
+    """The CholeskyFactor of the n x n identity."""
+    return CholeskyFactor(np.eye(n), np.arange(n), 1.0)
+
+
+def test_function_takes_the_factor_object_of_the_solver_or_of_the_kernel(data):
     X, _, X_test = data
     kernel = RBF(SIGMA2)
-    C = kernel(X) + np.eye(len(X)) / GAMMA
+    K = kernel(X)
+    C = K + np.eye(len(X)) / GAMMA
     theta, nu = kernel(X_test, X), kernel.diag(X_test)
+    solved = solve_bordered_kkt(K, GAMMA, None, np.zeros(len(X))).factor
+    built = CholeskyFactor.from_kernel(K, GAMMA)
     for fit_intercept in (True, False):
-        upper = predictive_variance(
-            theta, nu, cho_factor(C, lower=False), fit_intercept=fit_intercept
-        )
-        lower = predictive_variance(
-            theta, nu, cho_factor(C, lower=True), fit_intercept=fit_intercept
-        )
-        np.testing.assert_allclose(upper, lower, rtol=1e-12, atol=1e-15)
+        var = predictive_variance(theta, nu, solved, fit_intercept=fit_intercept)
+        other = predictive_variance(theta, nu, built, fit_intercept=fit_intercept)
+        np.testing.assert_allclose(var, other, rtol=1e-12, atol=1e-15)
+        # [S 3.60] (and [RW 2.42] with the bias) from the explicit inverse
+        Cinv_theta = np.linalg.solve(C, theta.T)
+        expected = nu - np.einsum("ij,ji->i", theta, Cinv_theta)
+        if fit_intercept:
+            Cinv_1 = np.linalg.solve(C, np.ones(len(X)))
+            expected += (1.0 - Cinv_1 @ theta.T) ** 2 / Cinv_1.sum()
+        np.testing.assert_allclose(var, expected, rtol=1e-8, atol=1e-12)
 
 
 def test_round_off_negatives_clipped_silently():
     # C = [1], theta = [1]: q = 1, so nu = 1 - 1e-16 gives var = -1.1e-16.
-    H_cho = (np.array([[1.0]]), False)
+    H_cho = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         var = predictive_variance(
@@ -264,7 +276,7 @@ def test_round_off_negatives_clipped_silently():
 
 def test_large_negatives_warn_and_clip():
     # A prior variance below theta^T C^{-1} theta: not a covariance (nu = 0.5).
-    H_cho = (np.array([[1.0]]), False)
+    H_cho = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
     with pytest.warns(NumericalWarning, match="negative at 1 of 2 points"):
         var = predictive_variance(
             np.array([[1.0], [0.5]]), np.array([0.5, 0.5]), H_cho, fit_intercept=False
@@ -277,10 +289,11 @@ def test_large_negatives_warn_and_clip():
 @pytest.mark.parametrize(
     "args, error, match",
     [
-        ((np.ones(3), np.ones(3), (np.eye(3), False)), ValueError, "must be 2-D"),
-        ((np.ones((2, 3)), np.ones(3), (np.eye(3), False)), ValueError, "prior_var"),
-        ((np.ones((2, 3)), np.ones(2), np.eye(3)), TypeError, "tuple"),
-        ((np.ones((2, 3)), np.ones(2), (np.eye(4), False)), ValueError, r"\(3, 3\)"),
+        ((np.ones(3), np.ones(3), _unit_factor(3)), ValueError, "must be 2-D"),
+        ((np.ones((2, 3)), np.ones(3), _unit_factor(3)), ValueError, "prior_var"),
+        ((np.ones((2, 3)), np.ones(2), np.eye(3)), TypeError, "CholeskyFactor"),
+        ((np.ones((2, 3)), np.ones(2), (np.eye(3), False)), TypeError, "got tuple"),
+        ((np.ones((2, 3)), np.ones(2), _unit_factor(4)), ValueError, "n_samples = 3"),
     ],
 )
 def test_bad_inputs_raise(args, error, match):
@@ -289,7 +302,7 @@ def test_bad_inputs_raise(args, error, match):
 
 
 def test_fit_intercept_is_required_and_boolean():
-    args = (np.ones((1, 1)), np.ones(1), (np.eye(1), False))
+    args = (np.ones((1, 1)), np.ones(1), _unit_factor(1))
     with pytest.raises(TypeError):
         predictive_variance(*args)
     # a non-bool fit_intercept is a ValueError, as in every estimator

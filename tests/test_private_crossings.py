@@ -214,6 +214,8 @@ def test_fit_with_kkt_solver_runs_fit_through_the_given_solve():
 
     def solve(kernel, X_sub, gamma, a, d, signs=None):
         calls.append(X_sub.shape[0])
+        # an argument of the fit, never state on the estimator (not even during it)
+        assert not any(v is solve for v in vars(est).values())
         return solve_kkt_default(est, kernel, X_sub, gamma, a, d, signs=signs)
 
     est = LSSVMClassifier(gamma=2.0, sigma2=1.5)

@@ -18,7 +18,6 @@ from lssvm import (
 )
 from lssvm import bayes
 from lssvm import probability as prob
-from lssvm.linalg.factor import loo_latent
 from lssvm.kernels import RBF
 from lssvm.linalg.solvers import solve_bordered_kkt
 from lssvm.model_selection.closed_form import ClosedFormCV, make_folds
@@ -63,7 +62,7 @@ def test_loo_latent_of_the_regressor_equals_refitting_and_closed_form_cv(rng):
     y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(40)
     K = RBF(1.0)(X)
     sol = solve_bordered_kkt(K.copy(), 10.0, np.ones(40), y)
-    loo = loo_latent(sol.factor, y, sol.alpha)
+    loo = sol.factor.loo_latent(y, sol.alpha)
     refit = _refit_loo(lambda: LSSVMRegressor(gamma=10.0), X, y, "predict")
     np.testing.assert_allclose(loo, refit, rtol=RTOL_LOO)
     cv = ClosedFormCV(K, y, make_folds("loo", X, y, classifier=False))

@@ -13,6 +13,7 @@ import lssvm.linalg.solvers
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.datasets import sinc
 from lssvm.kernels import RBF
+from lssvm.linalg.factor import CholeskyFactor
 from lssvm.linalg.kkt import kkt_residual, omega
 from lssvm.linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
@@ -392,6 +393,30 @@ def test_return_std_after_cg_equals_direct(regression_data, monkeypatch):
     np.testing.assert_allclose(auto.predict(X, return_std=True)[1], std_d, rtol=1e-12)
     direct.fit(X, 2 * y)  # refitting drops the cached factor
     assert direct._cholesky_ is None
+
+
+def test_error_bars_keep_the_factor_object_of_the_weighted_system(regression_data):
+    """The cached factor is a CholeskyFactor of K + diag(1/gamma_k) on the rows kept,
+    gamma_k = ``sample_gamma_``; the error bars are [S 3.60] with that matrix."""
+    X, y = regression_data
+    w = np.linspace(0.0, 2.0, len(y))  # the first row has weight 0: left out
+    reg = LSSVMRegressor(gamma=5.0, sigma2=1.0).fit(X, y, sample_weight=w)
+    np.testing.assert_array_equal(reg.sample_gamma_, 5.0 * w[1:])
+    assert LSSVMRegressor(gamma=5.0).fit(X, y).sample_gamma_ == 5.0
+    _, std = reg.predict(X[:5], return_std=True)
+    factor = reg._cholesky_
+    assert isinstance(factor, CholeskyFactor) and len(factor) == len(y) - 1
+    K = RBF(1.0)(X[1:])
+    H = K + np.diag(1.0 / reg.sample_gamma_)
+    L = np.tril(factor.L)  # only the lower triangle is the factor
+    np.testing.assert_allclose(L @ L.T, H, rtol=1e-12, atol=1e-12)
+    Kx = RBF(1.0)(X[:5], X[1:])
+    eta = np.linalg.solve(H, np.ones(len(H)))
+    p = Kx @ eta
+    var = 1.0 - np.einsum("ij,ji->i", Kx, np.linalg.solve(H, Kx.T))
+    var += (1.0 - p) ** 2 / eta.sum()  # the flat prior on b
+    expected = np.sqrt(np.maximum(var, 0.0) * reg.signal_variance_)
+    np.testing.assert_allclose(std, expected, rtol=1e-8, atol=1e-10)
 
 
 def test_return_std_before_fit_raises(regression_data):

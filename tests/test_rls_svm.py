@@ -383,7 +383,6 @@ def test_optimality_of_a_weighted_fit_defaults_to_the_weights_of_the_fit():
 def test_probability_reuses_the_last_factor_and_matches_a_fresh_one(reuse_factor):
     """The leave-one-out outputs on S come from the factor of the last solve of
     [P 48]; they equal those of a fresh LS-SVM fit on S with gamma_k = C_k."""
-    from lssvm.linalg.factor import loo_latent
     from lssvm.linalg.solvers import solve_bordered_kkt
 
     X, y = load_ripley("train")
@@ -393,5 +392,5 @@ def test_probability_reuses_the_last_factor_and_matches_a_fresh_one(reuse_factor
     S = clf.support_
     y_pm = np.where(y == clf.classes_[1], 1.0, -1.0)
     sol = solve_bordered_kkt(clf.kernel_(X[S], X[S]), 1.0, np.ones(len(S)), y_pm[S])
-    fresh = loo_latent(sol.factor, y_pm[S], sol.alpha)
+    fresh = sol.factor.loo_latent(y_pm[S], sol.alpha)
     np.testing.assert_allclose(clf.loo_decision_[S], fresh, atol=1e-10)

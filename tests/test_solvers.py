@@ -13,6 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm.linalg import solvers
 from lssvm.kernels import RBF
+from lssvm.linalg.factor import CholeskyFactor
 from lssvm.linalg.kkt import kkt_matrix, kkt_residual, omega
 from lssvm.linalg.operators import KernelOperator, NystromPreconditioner
 from lssvm.linalg.solvers import (
@@ -162,15 +163,27 @@ def test_one_gamma_per_sample(K, rng, method):
 
 def test_direct_factor_is_cholesky_of_k_plus_identity_over_gamma(K, y, rng):
     sol = solve_bordered_kkt(K, GAMMA, y, np.ones(N), signs=y)
-    U = np.triu(sol.factor)
+    F = sol.factor
+    assert isinstance(F, CholeskyFactor)
+    assert F.order.tolist() == list(range(N)) and F.gamma == GAMMA
+    U = np.triu(F.upper)
     _close(U.T @ U, K + np.eye(N) / GAMMA, RTOL_DIRECT)
     v = rng.standard_normal(N)
-    _close(
-        cho_solve((sol.factor, False), v),
-        np.linalg.solve(K + np.eye(N) / GAMMA, v),
-        RTOL_DIRECT,
-    )
+    expected = np.linalg.solve(K + np.eye(N) / GAMMA, v)
+    _close(cho_solve((F.upper, False), v), expected, RTOL_DIRECT)
+    _close(F.solve(v), expected, RTOL_DIRECT)
     assert solve_bordered_kkt(K, GAMMA, y, np.ones(N), method="cg").factor is None
+
+
+def test_a_given_factor_gives_the_same_solution_by_two_triangular_solves(K, y):
+    direct = solve_bordered_kkt(K, GAMMA, y, np.ones(N), signs=y)
+    again = solve_bordered_kkt(None, None, y, np.ones(N), signs=y, factor=direct.factor)
+    np.testing.assert_array_equal(again.alpha, direct.alpha)
+    assert again.b == direct.b and again.factor is None  # the caller holds it
+    with pytest.raises(TypeError, match="factor must be a CholeskyFactor"):
+        solve_bordered_kkt(None, None, y, np.ones(N), factor=direct.factor.upper)
+    with pytest.raises(ValueError, match=f"factor must be of the {N - 1} points"):
+        solve_bordered_kkt(None, None, y[1:], np.ones(N - 1), factor=direct.factor)
 
 
 @pytest.mark.parametrize("signs", [False, True])

@@ -12,8 +12,18 @@ build, and the Sphinx extension :mod:`ledgers` only places their results in the 
 
 Every source entry is counted once: a row with an ``owner`` (an entry that another
 chapter owns, shown with "see <owner>") is skipped everywhere. The counts are of
-ledger rows: most rows are one entry, but a row whose ``ours`` value begins with
-"N entries" summarises N entries of a table (see :func:`group_size`).
+source entries, not of ledger rows (:func:`entries`): most rows are one entry, a row
+whose ``ours`` value begins with "N entries" summarises N entries of a table and
+counts N (see :func:`group_size`), and a row whose cause begins "deviation:" records
+where our protocol departs from the source's, is no entry of the source and counts
+none (it is still listed with the open items).
+
+The status table has one column per verdict, except that "reproduced qualitatively"
+is split by its cause (:func:`column`): a row of that verdict whose cause begins
+"consistent (unresolved), not a reproduction" (:data:`UNRESOLVED`: a difference the
+row's threshold does not show, too uncertain to call the entry reproduced) is counted
+in the column "Unresolved", not under "Reproduced qualitatively". No verdict is added:
+the column is the part of one verdict that the verdict sentences also name apart.
 """
 
 from __future__ import annotations
@@ -29,13 +39,22 @@ from lssvm.reporting.ledger import (
     se_suffix,  # ' (2.9 SE)', as the chapters print it
 )
 
-SUMMARY_HEADER = ["Chapter", *[v.capitalize() for v in VERDICTS]]
+UNRESOLVED = "consistent (unresolved), not a reproduction"  # how such a cause begins
+UNRESOLVED_COLUMN = "unresolved"  # its column: a part of "reproduced qualitatively"
+# The status table's columns: the verdicts, "reproduced qualitatively" split in two
+COLUMNS = tuple(
+    c
+    for v in VERDICTS
+    for c in ((v, UNRESOLVED_COLUMN) if v == "reproduced qualitatively" else (v,))
+)
+SUMMARY_HEADER = ["Chapter", *[c.capitalize() for c in COLUMNS]]
 OPEN_HEADER = ["Chapter", "Item", "Source", "Ours", "Difference", "Cause"]
 MAP_HEADER = ["Chapter", "Topic", "Reproduces"]
 JSON_NAME = "reproduction.json"  # at the root of the HTML output
-OPEN_ORDER = (
+OPEN_ORDER = (  # the status page's tables: every column but "reproduced"
     "not reproduced",
     "reproduced qualitatively",
+    UNRESOLVED_COLUMN,
     "erratum in source",
     "not attempted",
 )
@@ -45,7 +64,9 @@ HOLM = re.compile(r"\bHolm\b\D*?(\d+) entries")  # "..., Holm over 337 entries"
 # "80 entries (3 beyond 2 SE ...)". Every other row is one entry.
 GROUP = re.compile(r"^(\d+) entries\b")
 UNEXPLAINED = re.compile(r"(?:^|[;:,(]\s*)(?:the rest\s+)?unexplained\b", re.IGNORECASE)
-UNRESOLVED = "consistent (unresolved)"  # a cause that says: not a reproduction
+# A row that records a deviation of our protocol from the source's (a coarser grid, a
+# subsample) says so at the start of its cause: "deviation: ...". It is no entry.
+DEVIATION = re.compile(r"^\s*deviation:", re.IGNORECASE)
 BEYOND_2SE = re.compile(r"\((\d+) beyond 2 SE")  # "65 entries, ... (24 beyond 2 SE ..."
 
 
@@ -65,49 +86,102 @@ def group_size(row: dict) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def is_deviation(row: dict) -> bool:
+    """The row records a deviation of our protocol from the source's (its cause
+    begins "deviation:"), not an entry of the source."""
+    return bool(DEVIATION.match(str(row.get("cause") or "")))
+
+
+def entries(row: dict) -> int:
+    """How many source entries a row counts: none for a deviation of our protocol
+    (:func:`is_deviation`), N for a summary row (:func:`group_size`), else one (a row
+    marked not attempted counts one unless its ``ours`` states how many it covers)."""
+    if is_deviation(row):
+        return 0
+    size = group_size(row)
+    return 1 if size is None else size
+
+
+def is_unresolved(row: dict) -> bool:
+    """The row is judged "reproduced qualitatively" and its cause begins
+    "consistent (unresolved), not a reproduction" (:data:`UNRESOLVED`)."""
+    cause = str(row.get("cause") or "").strip().lower()
+    return row["verdict"] == "reproduced qualitatively" and cause.startswith(UNRESOLVED)
+
+
+def column(row: dict) -> str:
+    """The row's column of the status table (:data:`COLUMNS`): its verdict, or
+    "unresolved" for a qualitative verdict whose cause is unresolved
+    (:func:`is_unresolved`)."""
+    return UNRESOLVED_COLUMN if is_unresolved(row) else row["verdict"]
+
+
+def count_entries(rows: list[dict], verdict: str | None = None) -> int:
+    """The source entries among ``rows`` (of ``verdict`` only, when given)."""
+    return sum(entries(r) for r in rows if verdict is None or r["verdict"] == verdict)
+
+
+def count_column(rows: list[dict], name: str) -> int:
+    """The source entries among ``rows`` in the status table's column ``name``."""
+    return sum(entries(r) for r in rows if column(r) == name)
+
+
 def grouped(rows: list[dict]) -> tuple[int, int]:
-    """(number of summary rows, entries they stand for) among ``rows``."""
-    sizes = [g for g in map(group_size, rows) if g is not None]
+    """(number of summary rows, entries they stand for) among ``rows``: every row
+    whose ``ours`` begins "N entries" (:func:`group_size`), whichever its chapter,
+    but a deviation of our protocol (which counts none)."""
+    sizes = [
+        g for r in rows if not is_deviation(r) for g in [group_size(r)] if g is not None
+    ]
     return len(sizes), sum(sizes)
+
+
+def rows_and_entries(rows: list[dict]) -> str:
+    """ "3 rows, 80 entries": the rows and the source entries they count."""
+    return (
+        f"{count_words(len(rows), 'row', 'rows')}, "
+        f"{count_words(count_entries(rows), 'entry', 'entries')}"
+    )
 
 
 def assemble(ledgers: list[dict]) -> tuple[list[list[str]], list[list[str]]]:
     """The status table's rows, and the open items, from the chapters' ledgers.
 
     Returns ``(summary, open_items)``: per chapter (in reading order) the number of
-    entries of each verdict, then the line "all chapters"; and every entry that is not
-    "reproduced" as ``[chapter, item, verdict, cause]``.
+    source entries in each column (:data:`COLUMNS`: the verdicts, with the unresolved
+    part of "reproduced qualitatively" apart; :func:`entries`: a summary row counts
+    the entries it stands for, a deviation of our protocol none), then the line "all
+    chapters"; and every row that is not "reproduced" as ``[chapter, item, verdict,
+    cause]``.
     """
     summary, open_items = [], []
     for ledger in ledgers:
         rows = owned_rows(ledger)
         summary.append(
-            [
-                ledger["chapter"],
-                *[str(sum(r["verdict"] == v for r in rows)) for v in VERDICTS],
-            ]
+            [ledger["chapter"], *[str(count_column(rows, c)) for c in COLUMNS]]
         )
         for r in rows:
             if r["verdict"] != "reproduced":
                 open_items.append(
                     [ledger["chapter"], r["item"], r["verdict"], r["cause"]]
                 )
-    total = [sum(int(s[i]) for s in summary) for i in range(1, len(VERDICTS) + 1)]
+    total = [sum(int(s[i]) for s in summary) for i in range(1, len(COLUMNS) + 1)]
     summary.append(["all chapters", *[str(t) for t in total]])
     return summary, open_items
 
 
 def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
-    """Per verdict other than "reproduced" (in :data:`OPEN_ORDER`), its entries as
+    """Per column of the status table other than "reproduced" (in
+    :data:`OPEN_ORDER`: the verdicts, with the unresolved rows apart), its rows as
     ``[chapter, item, source, ours, difference (with its size in SE), cause]``."""
     tables = {v: [] for v in OPEN_ORDER}
     for ledger in ledgers:
         for r in owned_rows(ledger):
-            if r["verdict"] in tables:
+            if column(r) in tables:
                 difference = (
                     (r.get("difference") or "") + se_suffix(r.get("n_se"))
                 ) or "–"
-                tables[r["verdict"]].append(
+                tables[column(r)].append(
                     [
                         ledger["chapter"],
                         r["item"],
@@ -120,21 +194,39 @@ def open_item_tables(ledgers: list[dict]) -> dict[str, list[list[str]]]:
     return tables
 
 
-def open_heading(ledgers: list[dict], verdict: str) -> str:
-    """The heading of a verdict's table on the status page: its number of rows, and
-    how many table entries its summary rows stand for ("Reproduced qualitatively: 24
-    rows (2 of them stand for 98 table entries)")."""
-    rows = [
-        r for ledger in ledgers for r in owned_rows(ledger) if r["verdict"] == verdict
-    ]
-    groups, entries = grouped(rows)
-    extra = (
-        f" ({_word(groups)} of them {'stands' if groups == 1 else 'stand'} for "
-        f"{entries} table entries)"
-        if groups
-        else ""
-    )
-    return f"{verdict.capitalize()}: {count_words(len(rows), 'row', 'rows')}{extra}"
+OPEN_LABELS = {
+    "reproduced qualitatively": "Reproduced qualitatively (not unresolved)",
+    UNRESOLVED_COLUMN: (
+        "Unresolved (verdict reproduced qualitatively, cause "
+        f'"{UNRESOLVED}")'
+    ),
+}
+
+
+def open_heading(ledgers: list[dict], name: str) -> str:
+    """The heading of a column's table on the status page (``name``, a key of
+    :data:`OPEN_ORDER`): its number of rows and of source entries, and what its
+    summary rows and deviations count ("Not reproduced: 24 rows, 120 entries (2 rows
+    stand for 98 table entries)")."""
+    rows = [r for ledger in ledgers for r in owned_rows(ledger) if column(r) == name]
+    head = f"{OPEN_LABELS.get(name, name.capitalize())}: "
+    if not rows:
+        return head + "0 rows, 0 entries"
+    groups, n_grouped = grouped(rows)
+    deviations = sum(map(is_deviation, rows))
+    notes = []
+    if groups:
+        notes.append(
+            f"{count_words(groups, 'row stands', 'rows stand')} for {n_grouped} "
+            "table entries"
+        )
+    if deviations:
+        notes.append(
+            f"{count_words(deviations, 'row records', 'rows record')} a deviation "
+            f"of our protocol and {'counts' if deviations == 1 else 'count'} none"
+        )
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    return f"{head}{rows_and_entries(rows)}{extra}"
 
 
 def short_title(title: str) -> str:
@@ -207,14 +299,34 @@ def multiplicity(ledgers: list[dict]) -> dict:
 
 
 def number_text(ledgers: list[dict], key: str) -> str:
-    """The text of ``{reproduction-number}`key```."""
+    """The text of ``{reproduction-number}`key```.
+
+    ``entries`` is the number of source entries (:func:`entries`), ``rows`` of ledger
+    rows (both without the rows another chapter owns); ``<verdict>-entries`` and
+    ``<verdict>-rows`` ("not-reproduced-entries") count one verdict (all of it:
+    "reproduced-qualitatively-entries" includes the unresolved ones), and
+    ``unresolved-entries`` and ``unresolved-rows`` the status table's column
+    "Unresolved" (:func:`is_unresolved`); ``grouped-rows`` and ``grouped-entries``
+    are the summary rows of all chapters and the entries they stand for
+    (:func:`grouped`), ``deviation-rows`` the rows that record a deviation of our
+    protocol.
+    """
     stats = multiplicity(ledgers)
     owned = [r for ledger in ledgers for r in owned_rows(ledger)]
+    per_verdict = {}
+    for v in VERDICTS:
+        slug = v.replace(" ", "-")
+        per_verdict[f"{slug}-entries"] = str(count_entries(owned, v))
+        per_verdict[f"{slug}-rows"] = str(sum(r["verdict"] == v for r in owned))
+    per_verdict["unresolved-entries"] = str(count_column(owned, UNRESOLVED_COLUMN))
+    per_verdict["unresolved-rows"] = str(sum(map(is_unresolved, owned)))
     values = {
-        "entries": str(len(owned)),
+        "entries": str(count_entries(owned)),
         "rows": str(len(owned)),
+        **per_verdict,
         "grouped-rows": str(grouped(owned)[0]),
         "grouped-entries": str(grouped(owned)[1]),
+        "deviation-rows": str(sum(map(is_deviation, owned))),
         "holm-entries": str(stats["holm_entries"]),
         "holm-tables": _word(stats["holm_tables"]),
         "holm-flagged": str(stats["holm_flagged"]),
@@ -268,35 +380,35 @@ def verdict_sentences(
     name (a key of the ledgers), ``"status"`` (the page of open items) or ``"json"``
     (``reproduction.json``). ``titles`` maps chapter names to titles. The sentences
     say how many source entries are reproduced (each counted once, in the chapter
-    that owns it), which ``top`` chapters hold most of those not reproduced, and how
-    many of those are unexplained.
+    that owns it; :func:`entries`: a summary row counts the entries it stands for, a
+    deviation of our protocol none) and how many fall in each column of the status
+    table (:data:`COLUMNS`: the unresolved part of "reproduced qualitatively" apart),
+    what all summary rows of all chapters stand for (:func:`grouped`), which ``top``
+    chapters hold most of the entries not reproduced, and how many of those are
+    unexplained.
     """
     rows = [(ledger["chapter"], r) for ledger in ledgers for r in owned_rows(ledger)]
-    n = len(rows)
-    count = {v: sum(r["verdict"] == v for _, r in rows) for v in VERDICTS}
+    plain = [r for _, r in rows]
+    n = count_entries(plain)
+    count = {v: count_entries(plain, v) for v in VERDICTS}
     failed = count["not reproduced"]
     chapters = (
         "The one chapter that reproduces a source judges"
         if len(ledgers) == 1
         else f"The {len(ledgers)} chapters that reproduce a source judge"
     )
-    n_groups, n_grouped = grouped([r for _, r in rows])
-    group_chapters = list(
-        dict.fromkeys(c for c, r in rows if group_size(r) is not None)
-    )
-    by_verdict = [
-        (v, grouped([r for _, r in rows if r["verdict"] == v])[1]) for v in VERDICTS
-    ]
-    unresolved = sum(
-        r["verdict"] == "reproduced qualitatively" and UNRESOLVED in (r["cause"] or "")
-        for _, r in rows
-    )
+    n_groups, n_grouped = grouped(plain)
+    n_deviations = sum(map(is_deviation, plain))
+    summaries = [(c, r) for c, r in rows if group_size(r) and not is_deviation(r)]
+    group_chapters = list(dict.fromkeys(c for c, _ in summaries))
+    qualitative = count_column(plain, "reproduced qualitatively")
+    unresolved = count_column(plain, UNRESOLVED_COLUMN)
     verdicts = (
         f"{count['reproduced']} are reproduced and {failed} are not; "
-        f"{count['reproduced qualitatively']} are reproduced qualitatively"
+        f"{qualitative} are reproduced qualitatively"
         + (
-            f" ({unresolved} of them only unresolved: consistent with the source, "
-            "not a reproduction)"
+            f" and {unresolved} more unresolved (judged reproduced qualitatively, "
+            "but consistent with the source, not a reproduction; counted apart)"
             if unresolved
             else ""
         )
@@ -304,64 +416,79 @@ def verdict_sentences(
         + count_words(count["erratum in source"], "is an erratum", "are errata")
         + f" in the source and {count['not attempted']} were not attempted."
     )
+    notes = []
     if n_groups:
         parts = []
-        for v, k in by_verdict:
+        for name in COLUMNS:
+            mine = [r for _, r in summaries if column(r) == name]
+            k = sum(map(group_size, mine))
             if not k:
                 continue
-            mine = [r for _, r in rows if r["verdict"] == v and group_size(r)]
-            if v != "reproduced qualitatively":
-                parts.append(f"{k} {v}")
+            if name != UNRESOLVED_COLUMN:
+                parts.append(f"{k} {name}")
                 continue
-            unresolved_rows = [r for r in mine if UNRESOLVED in (r["cause"] or "")]
-            n_unresolved = sum(group_size(r) for r in unresolved_rows)
-            if n_unresolved:
-                beyond = sum(
-                    int(m.group(1))
-                    for r in unresolved_rows
-                    for m in [BEYOND_2SE.search(str(r["ours"]))]
-                    if m
-                )
-                parts.append(
-                    f"{n_unresolved} unresolved (no difference shown at the row's "
-                    "threshold, but not a reproduction"
-                    + (f"; {beyond} of them beyond 2 SE" if beyond else "")
-                    + ")"
-                )
-            if k > n_unresolved:
-                parts.append(f"{k - n_unresolved} reproduced qualitatively")
-        granularity = (
-            "Most rows are one entry of a source (an equation, a figure, a table "
-            "entry or a claim), judged in the one chapter that owns it, but the "
-            f"counts mix granularities: {count_words(n_groups, 'row', 'rows')} of "
-            + ", ".join(short_title(titles.get(c, c)) for c in group_chapters)
-            + f" stand for {n_grouped} table entries: "
+            beyond = sum(
+                int(m.group(1))
+                for r in mine
+                for m in [BEYOND_2SE.search(str(r["ours"]))]
+                if m
+            )
+            parts.append(
+                f"{k} unresolved (no difference shown at the row's threshold, but "
+                "not a reproduction"
+                + (f"; {beyond} of them beyond 2 SE" if beyond else "")
+                + ")"
+            )
+        notes.append(
+            f"{count_words(n_groups, 'row', 'rows')} of "
+            + "".join(_names([short_title(titles.get(c, c)) for c in group_chapters]))
+            + f" {'stands' if n_groups == 1 else 'stand'} for {n_grouped} table "
+            "entries and "
+            + ("counts" if n_groups == 1 else "count")
+            + " them all: "
             + "".join(_names(parts))
-            + ". A row marked not attempted may cover several entries."
+        )
+    if n_deviations:
+        notes.append(
+            f"{count_words(n_deviations, 'row records', 'rows record')} a deviation "
+            "of our protocol from the source's (the cause begins \"deviation:\"), no "
+            "entry of the source, and "
+            + ("counts" if n_deviations == 1 else "count")
+            + " none"
+        )
+    if notes:
+        granularity = (
+            "Each entry (an equation, a figure, a table entry or a claim) is judged "
+            "and counted once, in the chapter that owns it, and most rows are one "
+            "entry, but "
+            + "; ".join(notes)
+            + ". A row marked not attempted counts one entry unless it states how "
+            "many it covers."
         )
     else:
         granularity = (
             "Each row is one entry of a source (an equation, a figure, a table entry "
-            "or a claim), judged in the one chapter that owns it."
+            "or a claim), judged and counted once, in the chapter that owns it."
         )
     first = [
-        f"{chapters} {count_words(n, 'ledger row', 'ledger rows')}: {verdicts} "
+        f"{chapters} {count_words(n, 'source entry', 'source entries')}, from "
+        f"{count_words(len(rows), 'ledger row', 'ledger rows')}: {verdicts} "
         f"{granularity}"
     ]
     per_chapter = []
     for ledger in ledgers:
         own = owned_rows(ledger)
-        k = sum(r["verdict"] == "not reproduced" for r in own)
+        k = count_entries(own, "not reproduced")
         if k:
-            per_chapter.append((k, len(own), ledger["chapter"]))
+            per_chapter.append((k, count_entries(own), ledger["chapter"]))
     per_chapter.sort(key=lambda t: -t[0])  # stable: ties keep the reading order
     lead = per_chapter[:top]
     if not lead:
-        second = ["No chapter has a row that is not reproduced."]
+        second = ["No chapter has an entry that is not reproduced."]
     else:
         held = sum(k for k, _, _ in lead)
         named = [
-            [(short_title(titles.get(c, c)), c), f" ({k} of its {total} rows)"]
+            [(short_title(titles.get(c, c)), c), f" ({k} of its {total} entries)"]
             if i == 0
             else [(short_title(titles.get(c, c)), c), f" ({k} of {total})"]
             for i, (k, total, c) in enumerate(lead)
@@ -369,7 +496,7 @@ def verdict_sentences(
         if len(lead) == len(per_chapter):
             where = "one chapter" if len(lead) == 1 else f"{_word(len(lead))} chapters"
             second = [
-                f"All {failed} rows not reproduced lie in {where}: ",
+                f"All {failed} entries not reproduced lie in {where}: ",
                 *_names(named),
                 ".",
             ]
@@ -377,16 +504,15 @@ def verdict_sentences(
             subject = "chapter holds" if len(lead) == 1 else "chapters hold"
             second = [
                 f"{_word(len(lead)).capitalize()} {subject} {held} of the {failed} "
-                "rows not reproduced: ",
+                "entries not reproduced: ",
                 *_names(named),
                 ".",
             ]
-    unexplained = sum(
-        r["verdict"] == "not reproduced" and _is_unexplained(r["cause"])
-        for _, r in rows
+    unexplained = count_entries(
+        [r for r in plain if _is_unexplained(r["cause"])], "not reproduced"
     )
     opening = (
-        f"Of the rows not reproduced, {unexplained} have a cause that says "
+        f"Of the entries not reproduced, {unexplained} have a cause that says "
         "unexplained (for the whole entry or a part of it) and the others give the "
         "cause their chapter measured or suspects; every row not reproduced is "
         "listed with its cause on "
@@ -501,7 +627,12 @@ def reproduction_record(
     """Every row of every ledger, with the build's provenance, as one JSON object.
 
     ``rows`` holds all rows (an entry another chapter owns has ``owner`` set and
-    verdict "see <owner>"; ``counts`` skips it, as the book's tables do).
+    verdict "see <owner>"; ``counts`` and ``entry_counts`` skip it, as the book's
+    tables do). ``counts`` holds the rows of each verdict, ``entry_counts`` the source
+    entries (:func:`entries`) of each verdict, and ``column_entry_counts`` the source
+    entries of each column of the status table (:data:`COLUMNS`: the verdicts, with
+    the unresolved part of "reproduced qualitatively" apart), which the landing page
+    shows.
     """
     titles = titles or {}
     fields = (
@@ -523,14 +654,27 @@ def reproduction_record(
     ]  # fmt: skip
     owned = [r for ledger in ledgers for r in owned_rows(ledger)]
     counts = {v: sum(r["verdict"] == v for r in owned) for v in VERDICTS}
+    entry_counts = {v: count_entries(owned, v) for v in VERDICTS}
+    column_counts = {c: count_column(owned, c) for c in COLUMNS}
     return {
         "description": (
             "Reproduction ledgers of the lssvm book: one row per entry of a source "
-            "(item), the source's value, ours, the difference, the difference in "
+            "(item; a row whose ours begins 'N entries' summarises N table entries, "
+            "and a row whose cause begins 'deviation:' records a deviation of our "
+            "protocol from the source's, no entry), the source's value, ours, the "
+            "difference, the difference in "
             'standard errors (n_se: a number, null without a spread, "inf" for a '
             "difference with standard error 0), the verdict, the rule it follows and "
             "the cause. A row with an owner is an entry owned by another chapter "
-            '(verdict "see <owner>"), not counted in counts. worktree_modified: '
+            '(verdict "see <owner>"), not counted. counts: the rows of each verdict; '
+            "entry_counts: the source entries of each verdict (a summary row counts "
+            "its N entries, a deviation none). column_entry_counts: the source "
+            "entries of each column of the landing page's status table (columns): "
+            "the verdicts, with 'unresolved' apart, the rows judged 'reproduced "
+            f"qualitatively' whose cause begins '{UNRESOLVED}' (no verdict of its "
+            "own: these rows are in entry_counts under 'reproduced qualitatively' "
+            "and not in column_entry_counts under it). "
+            "worktree_modified: "
             "true when the build ran on a working tree with changes not committed "
             "(the commit alone does not then reproduce this file; a release is built "
             "from a clean commit). chapters[].ledger_matches_source: false when the "
@@ -543,6 +687,9 @@ def reproduction_record(
         "lssvm_version": version,
         "verdicts": list(VERDICTS),
         "counts": counts,
+        "entry_counts": entry_counts,
+        "columns": list(COLUMNS),
+        "column_entry_counts": column_counts,
         "chapters": [
             {
                 "chapter": ledger["chapter"],

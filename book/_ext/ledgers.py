@@ -12,20 +12,29 @@ the pages ask for with these directives and one role:
   title (both from the build), and the topic and sources the directive's content gives
   for it, one line ``<page> | <topic> | <what it reproduces>`` each; a page of the
   table of contents without a line, or a line for no such page, is a warning;
-- ``{reproduction-status}``: per chapter the count of each verdict;
+- ``{reproduction-status}``: per chapter the source entries of each verdict, with
+  the rows judged "reproduced qualitatively" whose cause begins "consistent
+  (unresolved), not a reproduction" in a column "Unresolved" of their own
+  (:data:`COLUMNS`; no verdict is added);
 - ``{reproduction-open-items}``: every row whose verdict is not "reproduced", one
-  table per verdict, with the values and the cause;
+  table per column of the status table (the unresolved rows apart), with the values
+  and the cause, under a heading that gives its rows and source entries;
 - ``{reproduction-number}`key```: a number in the prose (``rows``, ``se-entries``,
   ``chance-flags``, ``chance-rate``, ``se-flagged``, ``se-flagged-near``,
   ``holm-entries``, ``holm-tables``, ``holm-flagged``, ``holm-k-max``,
-  ``grouped-rows``, ``grouped-entries``);
+  ``grouped-rows``, ``grouped-entries``, ``entries``, ``deviation-rows``,
+  ``unresolved-rows``, ``unresolved-entries``, and per verdict ``<verdict>-rows`` and
+  ``<verdict>-entries``, e.g. ``not-reproduced-entries``; :func:`number_text` lists
+  them all);
 - ``{reproduction-json}`text```: a link to ``reproduction.json``.
 
 Every source entry is counted once: a row with an ``owner`` (an entry that another
 chapter owns, shown with "see <owner>") is skipped everywhere. The counts are of
-ledger rows: most rows are one entry, but a row whose ``ours`` value begins with
-"N entries" summarises N entries of a table (see :func:`group_size`), and the verdict
-and the status page say how many entries such rows stand for. At the end of an HTML
+source entries (:func:`entries`): most rows are one entry, a row whose ``ours`` value
+begins with "N entries" summarises N entries of a table (see :func:`group_size`), and
+a row whose cause begins "deviation:" records a deviation of our protocol, not an
+entry, and counts none; the verdict and the status page also say how many rows the
+entries come from. At the end of an HTML
 build the extension writes every row of every ledger, with the commit, the date and
 the package's version, to ``reproduction.json`` at the root of the output.
 
@@ -55,13 +64,15 @@ from ledger_assembly import (  # the pure assembly (tests/test_landing.py)
     SUMMARY_HEADER,
     assemble,
     chapter_map_rows,
-    count_words,
+    column,
     git_commit,
     number_text,
     open_heading,
     open_item_tables,
+    owned_rows,
     parse_chapter_map,
     reproduction_record,
+    rows_and_entries,
     short_title,
     verdict_sentences,
 )
@@ -314,19 +325,22 @@ def _status(app, docname, c):
 
 
 def _open_items(app, docname, c):
-    """Per verdict a heading with its count, then per chapter its entries."""
+    """Per column of the status table (but "reproduced") a heading with its rows and
+    entries, then per chapter its rows, with the rows and entries they count."""
     out = []
-    for verdict, rows in open_item_tables(c["ledgers"]).items():
-        out.append(nodes.rubric(text=open_heading(c["ledgers"], verdict)))
+    owned = {ledger["chapter"]: owned_rows(ledger) for ledger in c["ledgers"]}
+    for name, rows in open_item_tables(c["ledgers"]).items():
+        out.append(nodes.rubric(text=open_heading(c["ledgers"], name)))
         chapters = list(dict.fromkeys(r[0] for r in rows))
         for chapter in chapters:
             mine = [r[1:] for r in rows if r[0] == chapter]
+            counted = [r for r in owned[chapter] if column(r) == name]
             out.append(
                 nodes.paragraph(
                     "",
                     "",
                     _chapter_cell(app, docname, chapter, c, full=True),
-                    nodes.Text(f": {count_words(len(mine), 'row', 'rows')}"),
+                    nodes.Text(f": {rows_and_entries(counted)}"),
                     classes=["open-items-chapter"],
                 )
             )

@@ -1,27 +1,33 @@
 r"""Factor-level linear algebra that several estimators reuse.
 
 One home for the Cholesky factor of :math:`H = K + \operatorname{diag}(1/\gamma_k)`
-[S 3.24] and for what the fits, the probabilities, pruning, RLS-SVM and the
-closed-form cross-validation do with it once they have it:
+[S 3.24] and for what the fits, the probabilities, the error bars, pruning, RLS-SVM
+and the closed-form cross-validation do with it once they have it:
 
 - :class:`CholeskyFactor`: the lower factor L of H on an ordered set of points, with
-  the solves (:meth:`~CholeskyFactor.solve`, the bordered [S 3.25] in
-  :meth:`~CholeskyFactor.solve_kkt`), the inverse and its diagonal, the closed-form
-  leave-one-out outputs and the ordered up/downdate between point sets
-  (:meth:`~CholeskyFactor.update`), used by pruning between its stages and by RLS-SVM
-  between its iterations;
-- the array-level operations behind it, for callers that hold a bare factor array
-  (the classifier's bits, :attr:`lssvm.linalg.solvers.KKTSolution.factor`):
-  :func:`inverse_diagonal`: diag(H^{-1}) from the upper factor U of H = U^T U, one
-  triangular inversion (N^3/3 flops) and row norms read in blocks;
-  :func:`loo_latent`: the exact leave-one-out latent outputs of a fitted LS-SVM from
-  its factor (Cawley & Talbot 2004): with :math:`C = H^{-1} - \eta\eta^T/s`,
-  :math:`\eta = H^{-1}1_v`, :math:`s = 1_v^T\eta`,
-  :math:`f^{(-k)}(x_k) = t_k - \beta_k / C_{kk}`; no refit;
+  the solves (:meth:`~CholeskyFactor.solve`; the bordered system [S 3.24] by the
+  elimination [S 3.25] is :func:`lssvm.linalg.solvers.solve_bordered_kkt` with
+  ``factor=``), the inverse and its diagonal, the closed-form leave-one-out outputs
+  and the ordered up/downdate between point sets (:meth:`~CholeskyFactor.update`),
+  used by pruning between its stages and by RLS-SVM between its iterations. The
+  direct solver returns its factor in this form
+  (:attr:`lssvm.linalg.solvers.KKTSolution.factor`), the estimators keep it in this
+  form, and :func:`lssvm.gp.predictive_variance` takes it;
+- the array-level operations behind its methods (private: the methods are the one
+  public way), on the upper factor U = L^T (:attr:`CholeskyFactor.upper`):
+  ``_inverse_diagonal``: diag(H^{-1}) from U (H = U^T U), one triangular
+  inversion (N^3/3 flops) and row norms read in blocks;
+  ``_loo_latent``: the exact leave-one-out latent outputs of a fitted LS-SVM from
+  U (Cawley & Talbot 2004), through :func:`loo_from_diagonal`, the formula itself:
+  with :math:`C = H^{-1} - \eta\eta^T/s`, :math:`\eta = H^{-1}1_v`,
+  :math:`s = 1_v^T\eta`, :math:`f^{(-k)}(x_k) = t_k - \beta_k / C_{kk}`; no refit
+  (the eigendecomposition path of :mod:`lssvm.model_selection.closed_form` gets
+  diag(H^{-1}) otherwise and calls it too);
   :func:`update_cholesky`: the ordered Cholesky up/downdate of [P §5.2-5.3] [Peng16]
   (keep the common prefix, rebuild the trailing block).
 
-This module imports no estimator.
+This module imports no estimator and no solver (:mod:`lssvm.linalg.solvers` imports
+it to return its factor).
 """
 
 from __future__ import annotations
@@ -30,17 +36,19 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.linalg import cholesky, lapack, solve_triangular
 
-from .solvers import KKTSolution, solve_bordered_kkt
+__all__ = [
+    "CholeskyFactor",
+    "loo_from_diagonal",
+    "update_cholesky",
+]
 
-__all__ = ["CholeskyFactor", "inverse_diagonal", "loo_latent", "update_cholesky"]
-
-# Columns of U^{-1} per block in inverse_diagonal: each block is a temporary of at
+# Columns of U^{-1} per block in _inverse_diagonal: each block is a temporary of at
 # most 256 N floats (2 KiB per point, about 20 MB at N = 10^4) instead of the N^2 of
 # the whole triangle. The result depends on it only through the order of the sums.
 _INVERSE_BLOCK = 256
 
 
-def inverse_diagonal(factor, overwrite):
+def _inverse_diagonal(factor, overwrite):
     """diag(H^{-1}) for H = U^T U: squared row norms of U^{-1} (upper triangle only).
 
     One in-place triangular inversion (LAPACK ``trtri``), then the row norms read
@@ -64,7 +72,7 @@ def inverse_diagonal(factor, overwrite):
     return diag
 
 
-def loo_latent(
+def _loo_latent(
     factor, t, beta, *, fit_intercept=True, overwrite=False
 ) -> NDArray[np.float64]:
     """Exact leave-one-out latent outputs f^(-k)(x_k) of a fitted LS-SVM, no refit.
@@ -73,7 +81,8 @@ def loo_latent(
     ----------
     factor : ndarray of shape (n, n)
         Upper Cholesky factor U of H = Omega + I/gamma (U^T U = H) in the upper
-        triangle (the rest is not read), as :attr:`lssvm.linalg.solvers.KKTSolution.factor`.
+        triangle (the rest is not read): :attr:`CholeskyFactor.upper`
+        (:meth:`CholeskyFactor.loo_latent` calls this).
     t : ndarray of shape (n,) or (n, m)
         Targets of the regression form: y for regression, the +-1 (or Fisher)
         targets for the classifier.
@@ -86,13 +95,40 @@ def loo_latent(
 
     Returns
     -------
-    ndarray, shape of ``t``: t_k - beta_k / C_kk.
+    ndarray, shape of ``t``: t_k - beta_k / C_kk (:func:`loo_from_diagonal`).
     """
     U = np.asarray(factor, dtype=np.float64)
+    eta = None
     if fit_intercept:  # before the factor is overwritten
         eta, info = lapack.dpotrs(U, np.ones(U.shape[0]), lower=0)  # H eta = 1_v
-    h_diag = inverse_diagonal(U, overwrite)  # diag(H^{-1})
-    if fit_intercept:
+    h_diag = _inverse_diagonal(U, overwrite)  # diag(H^{-1})
+    return loo_from_diagonal(t, beta, h_diag, eta)
+
+
+def loo_from_diagonal(t, beta, h_diag, eta=None) -> NDArray[np.float64]:
+    r"""f^(-k)(x_k) = t_k - beta_k / C_kk from diag(H^{-1}) (Cawley & Talbot 2004).
+
+    The leave-one-out formula itself, whichever way diag(H^{-1}) was computed:
+    :meth:`CholeskyFactor.loo_latent` from the Cholesky factor, the closed-form
+    cross-validation's eigen strategy from one eigendecomposition of K for many gammas.
+
+    Parameters
+    ----------
+    t, beta : ndarray of shape (n,) or (n, m)
+        Targets and dual coefficients of the fit on all n points (see
+        :meth:`CholeskyFactor.loo_latent`).
+    h_diag : ndarray of shape (n,)
+        diag(H^{-1}).
+    eta : ndarray of shape (n,) or None
+        H^{-1} 1_v for the model with the bias: C = H^{-1} - eta eta^T / s,
+        s = 1_v^T eta; None for the model without it, C = H^{-1} [S 3.62].
+
+    >>> H = np.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> Hinv = np.linalg.inv(H)
+    >>> loo_from_diagonal(np.array([1.0, -1.0]), np.array([0.5, -0.5]), np.diag(Hinv))
+    array([ 0.25, -0.25])
+    """
+    if eta is not None:
         h_diag = h_diag - eta**2 / eta.sum()  # C_kk, C = H^{-1} - eta eta^T / s
     t, beta = np.asarray(t, dtype=np.float64), np.asarray(beta, dtype=np.float64)
     scale = h_diag if t.ndim == 1 else h_diag[:, None]
@@ -171,9 +207,12 @@ def _lower_cholesky(A):
 class CholeskyFactor:
     r"""The lower Cholesky factor of H = K + diag(1/gamma_k) on an ordered point set.
 
-    One object for the factor that an LS-SVM fit computes [S 3.24] and that pruning
-    (between its stages), RLS-SVM (between its iterations, [P 58], where gamma_k = C_k),
-    the closed-form cross-validation and the leave-one-out probabilities reuse.
+    One object for the factor that an LS-SVM fit computes [S 3.24] (the direct
+    solver's :attr:`lssvm.linalg.solvers.KKTSolution.factor`) and that the
+    estimators keep and reuse: the regressor's Gaussian-process error bars
+    (:func:`lssvm.gp.predictive_variance`), the classifier's leave-one-out and
+    moderated probabilities, pruning (between its stages), RLS-SVM (between its
+    iterations, [P 58], where gamma_k = C_k) and the closed-form cross-validation.
 
     Parameters
     ----------
@@ -200,9 +239,14 @@ class CholeskyFactor:
     Notes
     -----
     Rows of right-hand sides, targets and coefficients follow ``order`` unless a
-    method says otherwise. ``upper`` is U = L^T, an F-ordered view (no copy), the
-    form of :attr:`lssvm.linalg.solvers.KKTSolution.factor` and of LAPACK's
-    ``lower=0`` routines.
+    method says otherwise (:meth:`positions` maps other row orders). ``upper`` is
+    U = L^T, an F-ordered view (no copy), the form of LAPACK's ``lower=0`` routines.
+    The direct solver of :func:`lssvm.linalg.solvers.solve_bordered_kkt` wraps its
+    in-place factor U without a copy (L = U^T, ``order`` 0, ..., n - 1, no
+    ``kernel_block``: it solves, inverts and gives leave-one-out outputs, but is
+    not updated); ``solve_bordered_kkt(None, None, a, d, factor=F)`` solves the
+    bordered system [S 3.24] on the points of F by the elimination [S 3.25], two
+    triangular solves.
 
     Examples
     --------
@@ -248,17 +292,6 @@ class CholeskyFactor:
         empty = cls(np.zeros((0, 0)), np.zeros(0, dtype=np.intp), gamma, kernel_block)
         return empty.reorder(order)
 
-    @classmethod
-    def from_solution(cls, factor, gamma, order=None, kernel_block=None):
-        """Wrap the upper factor U (U^T U = H) of a fit without a copy: L = U^T.
-
-        ``factor`` as :attr:`lssvm.linalg.solvers.KKTSolution.factor`; ``order``
-        defaults to 0, ..., n - 1.
-        """
-        L = np.asarray(factor, dtype=np.float64).T
-        order = np.arange(L.shape[0]) if order is None else order
-        return cls(L, order, gamma, kernel_block)
-
     @property
     def upper(self):
         """U = L^T (U^T U = H), an F-ordered view: LAPACK's ``lower=0`` form."""
@@ -287,29 +320,14 @@ class CholeskyFactor:
             raise ValueError(f"dpotrs failed (info={info}).")
         return Z
 
-    def solve_kkt(self, a, d, *, signs=None, index=None) -> KKTSolution:
-        """[S 3.24] on these points by the elimination [S 3.25]: no new factor.
+    def positions(self, index):
+        """pos with ``index[pos] == order``, or None when ``index`` is the factor order.
 
-        ``a`` is the border (None: no bias, [S 3.62]), ``d`` the right-hand side(s),
-        ``signs`` as in :func:`lssvm.linalg.solvers.solve_bordered_kkt` (the
-        classifier's Omega = S K S). Their rows follow ``index`` (global indices,
-        the points of the factor in any order; default: factor order), and so do
-        the rows of the returned ``alpha``. The returned solution has no factor.
+        ``index`` lists the points of the factor (global indices) in the order of
+        some arrays' rows; ``v[pos]`` puts such an array in factor order and
+        ``out[pos] = w`` puts a factor-ordered result back (pruning: the rows of a
+        stage's fit follow the kept points, the factor's the order of its updates).
         """
-        pos = self._positions(index)
-        take = (lambda v: v) if pos is None else (lambda v: np.asarray(v)[pos])
-        sol = solve_bordered_kkt(
-            None, 1.0, None if a is None else take(a), take(d),  # gamma is in H
-            signs=None if signs is None else take(signs), factor=self.upper,
-        )  # fmt: skip
-        alpha = sol.alpha
-        if pos is not None:
-            alpha = np.empty_like(sol.alpha)
-            alpha[pos] = sol.alpha
-        return KKTSolution(alpha, sol.b, 0, True, None)
-
-    def _positions(self, index):
-        """pos with index[pos] == order (None when index is the factor order)."""
         if index is None:
             return None
         index = np.asarray(index)
@@ -320,7 +338,11 @@ class CholeskyFactor:
         where[index] = np.arange(len(index))
         pos = where[self.order]
         if len(index) != len(self.order) or (pos < 0).any():
-            raise ValueError("index must list the points of the factor (any order).")
+            raise ValueError(
+                "CholeskyFactor.positions: index must list the points of the factor "
+                f"(any order); got {len(index)} indices for a factor of "
+                f"{len(self.order)} points."
+            )
         return pos
 
     def inverse(self, overwrite=False):
@@ -333,16 +355,16 @@ class CholeskyFactor:
         return Hinv
 
     def inverse_diagonal(self, overwrite=False):
-        """diag(H^{-1}) (:func:`inverse_diagonal`); overwrite destroys the factor."""
-        return inverse_diagonal(self.upper, overwrite)
+        """diag(H^{-1}) of H = U^T U; overwrite destroys the factor."""
+        return _inverse_diagonal(self.upper, overwrite)
 
     def loo_latent(self, t, beta, *, fit_intercept=True, overwrite=False):
-        """Exact leave-one-out latent outputs t_k - beta_k / C_kk (:func:`loo_latent`).
+        """Exact leave-one-out outputs t_k - beta_k / C_kk (:func:`loo_from_diagonal`).
 
         ``t`` and ``beta`` (shape (n,) or (n, m)) follow the factor order;
         ``overwrite`` destroys the factor.
         """
-        return loo_latent(
+        return _loo_latent(
             self.upper, t, beta, fit_intercept=fit_intercept, overwrite=overwrite
         )
 

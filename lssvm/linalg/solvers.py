@@ -11,7 +11,9 @@ It uses the elimination of [S 3.25]: with :math:`H = \Omega + I/\gamma`,
 Without the border (``a=None``) it solves :math:`H\alpha = d` with b = 0: the
 zero-bias system [S 3.62] of regularization networks [S 3.50] and Gaussian processes.
 
-The "direct" method factors H once (Cholesky); "cg" runs conjugate gradient on
+The "direct" method factors H once (Cholesky) and returns that factor as a
+:class:`lssvm.linalg.factor.CholeskyFactor`, which a later solve on the same points
+takes back (``factor=``: two triangular solves); "cg" runs conjugate gradient on
 :math:`H\eta = a`, :math:`H\nu = d` together, given Omega as a matrix or as an
 operator V -> Omega V (:class:`lssvm.linalg.operators.KernelOperator`: the paper's large
 scale algorithm, which never stores the matrix), optionally preconditioned
@@ -42,6 +44,7 @@ from scipy.linalg import blas, lapack
 from sklearn.exceptions import ConvergenceWarning
 
 from . import memory as _memory
+from .factor import CholeskyFactor
 
 __all__ = [
     "KKTSolution",
@@ -113,18 +116,20 @@ class KKTSolution:
         CG iterations (0 for the direct solver).
     converged : bool
         False only when CG stopped at ``max_iter`` before reaching ``tol``.
-    factor : ndarray or None
-        Direct solver: the upper Cholesky factor U (U^T U = K + I/gamma, with K the
-        matrix passed, before the ``signs`` scaling) in the upper triangle of an
-        F-ordered array, usable with ``scipy.linalg.cho_solve((factor, False), .)``.
-        None for CG.
+    factor : CholeskyFactor or None
+        Direct solver: the :class:`lssvm.linalg.factor.CholeskyFactor` of
+        K + I/gamma (K the matrix passed, before the ``signs`` scaling), on the
+        points 0, ..., n - 1 in order, with the ``gamma`` of the solve. It is the
+        factor computed in place, not a copy: ``factor.upper`` is U (U^T U =
+        K + I/gamma) in the upper triangle of an F-ordered array. None for CG and
+        for a solve given a ``factor`` (its caller holds it).
     """
 
     alpha: NDArray[np.float64]
     b: float | NDArray[np.float64]
     n_iter: int
     converged: bool
-    factor: NDArray[np.float64] | None = None
+    factor: CholeskyFactor | None = None
 
 
 @dataclass(frozen=True)
@@ -207,7 +212,7 @@ def solve_bordered_kkt(
     overwrite: bool = False,
     preconditioner: Callable[[NDArray], NDArray] | None = None,
     stopping: str = "residual",
-    factor: NDArray | None = None,
+    factor: CholeskyFactor | None = None,
 ) -> KKTSolution:
     r"""Solve [[0, a^T], [a, Omega + I/gamma]] [b; alpha] = [0; d], [S 3.24].
 
@@ -247,12 +252,16 @@ def solve_bordered_kkt(
         V -> M^{-1} V with M close to Omega + I/gamma (before the ``signs``
         scaling), e.g. :class:`lssvm.linalg.operators.NystromPreconditioner` with
         ``shift=1/gamma``; CG only.
-    factor : ndarray, optional
-        A Cholesky factor of Omega + I/gamma computed earlier, in the form of
-        :attr:`KKTSolution.factor` (upper factor U, U^T U = Omega + I/gamma, in an
-        F-ordered array), e.g. one kept up to date by row and column removals
-        (:func:`lssvm.sparse.pruning.prune`). The direct solver then only does the two
-        triangular solves and does not read ``Omega`` (which may be None).
+    factor : CholeskyFactor, optional
+        A :class:`lssvm.linalg.factor.CholeskyFactor` of Omega + I/gamma computed
+        earlier (as :attr:`KKTSolution.factor`), e.g. one kept up to date by row and
+        column removals (:func:`lssvm.sparse.pruning.prune`) or between RLS-SVM
+        iterations. The rows of ``a``, ``d`` and ``signs``, and those of the
+        returned ``alpha``, follow its ``order``
+        (:meth:`~lssvm.linalg.factor.CholeskyFactor.positions` maps others). The
+        direct solver then only does the two triangular solves and reads neither
+        ``Omega`` nor ``gamma`` (both may be None); the returned solution has no
+        factor.
 
     Returns
     -------
@@ -278,6 +287,12 @@ def solve_bordered_kkt(
             "solve_bordered_kkt: factor must be None unless method='direct' (it is a "
             f"Cholesky factor of H); got method={method!r} with a factor."
         )
+    if factor is not None and not isinstance(factor, CholeskyFactor):
+        raise TypeError(
+            "solve_bordered_kkt: factor must be a CholeskyFactor "
+            "(lssvm.linalg.factor), as KKTSolution.factor, or None; got "
+            f"{type(factor).__name__}."
+        )
     if method == "direct" and callable(Omega):
         raise TypeError(
             f"method='direct' factors Omega and needs it as an array; got an operator "
@@ -293,20 +308,23 @@ def solve_bordered_kkt(
         rhs = d2.copy()  # [d]: [S 3.62] has no border
     if signs is not None:
         rhs *= np.asarray(signs, dtype=np.float64)[:, None]
-    inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
 
     if factor is not None:  # [S 3.24] with a factor of H already at hand
-        factor = np.asarray(factor, dtype=np.float64)
-        if factor.shape != (rhs.shape[0], rhs.shape[0]):
+        if len(factor) != rhs.shape[0]:
             raise ValueError(
-                f"factor has shape {factor.shape}; expected {(rhs.shape[0],) * 2}."
+                f"solve_bordered_kkt: factor must be of the {rhs.shape[0]} points of "
+                f"d; got a factor of {len(factor)} points."
             )
-        Z, info = lapack.dpotrs(factor, rhs, lower=0)
-        n_iter, converged = 0, True
+        Z = factor.solve(rhs)  # two triangular solves, no new factor
+        n_iter, converged, factor = 0, True, None  # the caller holds the factor
     elif method == "direct":
-        Z, factor = _cholesky_solve(Omega, inv_gamma, rhs, overwrite)
+        inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
+        Z, U = _cholesky_solve(Omega, inv_gamma, rhs, overwrite)
+        # the factor computed in place, wrapped without a copy: L = U^T
+        factor = CholeskyFactor(U.T, np.arange(U.shape[0]), gamma)
         n_iter, converged = 0, True
     else:
+        inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
         result = _cg_solve(
             Omega, inv_gamma, rhs, tol=tol, max_iter=max_iter,
             preconditioner=preconditioner, stopping=stopping,

@@ -32,9 +32,11 @@ Two strategies give :math:`H^{-1}` for a grid of gammas at one kernel matrix:
   outputs by :meth:`~lssvm.linalg.factor.CholeskyFactor.loo_latent` (the formula
   the fits' probabilities use) or, for k folds, the inverse (LAPACK ``potri``).
 
-The eigen strategy computes the same :math:`C_{kk}` from the eigenpairs instead of a
-factor: there is no Cholesky factor of H to hand to the factor object, and forming one
-per gamma would cost the N^3 per gamma that the eigendecomposition saves.
+The eigen strategy is a separate algorithm, not a second copy of the factor's: it
+gets diag(H^{-1}) for every gamma from one eigendecomposition of K, where a Cholesky
+factor of H (and so the factor object) would cost N^3 per gamma; the leave-one-out
+formula applied to that diagonal is the shared one
+(:func:`lssvm.linalg.factor.loo_from_diagonal`).
 
 ``"auto"`` takes the eigendecomposition from :data:`EIGEN_MIN_GAMMAS` gammas on. The
 eigendecomposition is paid once (``sytrd``'s 4/3 N^3 flops, half of them in
@@ -61,7 +63,7 @@ from scipy.linalg import blas, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
 from .._validation import positive_weight_rows
-from ..linalg.factor import CholeskyFactor
+from ..linalg.factor import loo_from_diagonal
 from ..linalg.solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = [
@@ -219,9 +221,9 @@ class ClosedFormCV:
         else:
             coef, inverse_block, inverse_diag, loo = self._cholesky_inverse(gamma)
         if self._loo:
-            if loo is None:  # eigen: r_k = beta_k / C_kk, C = H^{-1} - eta eta^T / s
-                C_diag = inverse_diag() - coef.eta**2 / coef.s
-                loo = self.Y - coef.beta / C_diag[:, None]
+            if loo is None:  # eigen: diag(H^{-1}) from the eigenpairs, same formula
+                eta = coef.eta if self.fit_intercept else None
+                loo = loo_from_diagonal(self.Y, coef.beta, inverse_diag(), eta)
             out = [loo[f] for f in self.folds]
         else:
             out = []
@@ -266,7 +268,7 @@ class ClosedFormCV:
         if self.sample_weight is not None:
             gamma = gamma * np.asarray(self.sample_weight)  # gamma_k = gamma w_k
         sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
-        factor = CholeskyFactor.from_solution(sol.factor, gamma)
+        factor = sol.factor  # the CholeskyFactor of H = K + diag(1/gamma_k)
         if self.fit_intercept:
             eta = factor.solve(ones)  # H eta = 1_v
             coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))

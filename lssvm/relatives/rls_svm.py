@@ -98,7 +98,7 @@ from .._validation import (
 from ..kernels import Precomputed, fit_view
 from ..linalg.factor import CholeskyFactor
 from ..linalg.memory import check_dense_memory
-from ..linalg.solvers import NotPositiveDefiniteError
+from ..linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "Optimality"]
 
@@ -137,9 +137,13 @@ def _solve_p48(factor, y_S):
 
     [P 58-59] is the LS-SVM regression system [S 3.32] with gamma_k = C_k: A u = 1_S,
     A v = y_S [P 58], b = 1_S^T v / 1_S^T u, theta = Y_S (v - b u) [P 59], i.e. the
-    elimination [S 3.25] with the border 1_S, whose alpha is Y_S theta.
+    elimination [S 3.25] with the border 1_S, whose alpha is Y_S theta: two
+    triangular solves on the factor (:func:`lssvm.linalg.solvers.solve_bordered_kkt`
+    with ``factor=``).
     """
-    sol = factor.solve_kkt(np.ones(len(y_S)), y_S)  # [P 58-59]
+    sol = solve_bordered_kkt(  # [P 58-59]
+        None, None, np.ones(len(y_S)), y_S, factor=factor
+    )
     return y_S * sol.alpha, float(sol.b)  # theta = Y_S (v - b u)
 
 

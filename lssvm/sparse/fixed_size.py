@@ -50,7 +50,13 @@ primal ridge problem), again without refitting.
 
 Prototypes: ``"entropy"`` maximises the quadratic Renyi entropy estimate
 :math:`H_R = -\log \frac{1}{m^2} \sum_{k,l} K(z_k, z_l)` (RBF window of width
-``sigma2``) by random swaps with a candidate pool; ``"random"``; or an array.
+``sigma2``) by random swaps with a candidate pool; ``"leverage"`` draws m rows of a
+uniform pool with probabilities proportional to their approximate ridge leverage
+scores for the LS-SVM's regularisation (:func:`ridge_leverage_scores`, Alaoui &
+Mahoney 2015; Musco & Musco 2017); ``"random"`` (the default: a uniform draw,
+chosen by measurement, ``benchmarks/bench_fixed_size_pcg.py`` part ``prototypes``:
+random prototypes were at least as accurate as entropy and leverage ones at every m
+measured and need the fewest CG iterations); or an array.
 
 Dask: X (and y) may be ``dask.array`` arrays chunked by rows; ``fit`` then runs the
 accumulation (or, for ``solver="pcg"``, each CG pass) as a tree reduction on the
@@ -70,7 +76,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from joblib import effective_n_jobs
 from numpy.typing import NDArray
-from scipy.linalg import cho_factor, cho_solve
+from scipy.linalg import cho_factor, cho_solve, cholesky, solve_triangular
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -109,16 +115,22 @@ __all__ = [
     "FixedSizeLSSVMRegressor",
     "renyi_entropy",
     "entropy_prototypes",
+    "ridge_leverage_scores",
     "pairwise_sum",
     "LeaveOneOut",
     "loo_errors",
     "NystromRidgePCG",
 ]
 
-# Entropy swaps: candidate pool of POOL_FACTOR * m rows, PROPOSALS_FACTOR * m swaps.
+# "entropy" and "leverage": a candidate pool of POOL_FACTOR * m rows; entropy swaps:
+# PROPOSALS_FACTOR * m proposals.
 POOL_FACTOR = 10
 PROPOSALS_FACTOR = 10
-PROTOTYPE_METHODS = ("entropy", "random")
+PROTOTYPE_METHODS = ("entropy", "leverage", "random")
+#: "leverage": the Nystrom sketch of the pool has s = min(pool, m, LEVERAGE_SKETCH_MAX)
+#: rows, so the scores cost O(pool s^2) flops and O(pool s) memory at any m
+#: (benchmarks/bench_fixed_size_pcg.py, part prototypes, measures the choice).
+LEVERAGE_SKETCH_MAX = 2000
 SOLVERS = ("auto", "normal", "pcg")
 #: solver="auto" uses "pcg" when m exceeds this (and gamma is one value, X in memory):
 #: the normal equations cost O(N m^2) flops, PCG O(N m) kernel values and flops per
@@ -170,16 +182,96 @@ def entropy_prototypes(X: NDArray, n_prototypes: int, sigma2: float, *,
     return np.sort(chosen), history
 
 
-def _draw_prototypes(X, n_rows, n_prototypes, method, sigma2, rng, take):
-    """Indices (sorted) and rows of the prototypes; ``take(idx)`` gathers rows of X."""
+def ridge_leverage_scores(X: NDArray, kernel, lam: float, *,
+                          sketch_size: int | None = None, random_state=None,
+                          chunk_size: int = 4096) -> NDArray[np.float64]:
+    r"""Approximate ridge leverage scores of the rows of X for the ridge parameter lam.
+
+    Exact: :math:`l_i = [K (K + \lambda I)^{-1}]_{ii}`, K = K(X, X) (Alaoui &
+    Mahoney 2015). A uniform sketch of s rows (all of them when ``sketch_size`` is
+    None or >= n) gives the Nystrom features :math:`\phi_i` of
+    :class:`NystromFeatureMap` (:math:`K \approx \Phi \Phi^T`), and
+
+    .. math:: \tilde l_i = \phi_i^T (\Phi^T \Phi + \lambda I)^{-1} \phi_i
+       + (K_{ii} - \|\phi_i\|^2) / \lambda ,
+
+    the leverage of the Nystrom kernel (at most the exact score, as
+    :math:`\Phi \Phi^T \preceq K`) plus what the sketch misses of row i over lambda
+    (the residual term of Musco & Musco 2017's estimates). With the sketch = all rows
+    the second term holds only the dropped eigenvalues (:math:`s_j u_{ij}^2 /
+    \lambda` for :math:`s_j / (s_j + \lambda) u_{ij}^2`) and the scores are exact
+    to round-off. Cost: O(n s^2) flops; memory O(n s) (Phi).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    lam = float(lam)
+    if not lam > 0.0:
+        raise ValueError(f"ridge_leverage_scores: lam must be > 0; got lam={lam!r}.")
+    rng = np.random.default_rng(random_state)
+    s = n if sketch_size is None else min(int(sketch_size), n)
+    sketch = np.arange(n) if s == n else np.sort(rng.choice(n, size=s, replace=False))
+    fmap = NystromFeatureMap(kernel, X[sketch])
+    Phi = np.empty((n, fmap.n_components))
+    for i in range(0, n, chunk_size):
+        Phi[i:i + chunk_size] = fmap.transform(X[i:i + chunk_size])  # K ~ Phi Phi^T
+    G = Phi.T @ Phi
+    G[np.diag_indices_from(G)] += lam  # Phi^T Phi + lambda I
+    L = cholesky(G, lower=True)
+    scores = np.empty(n)
+    for i in range(0, n, chunk_size):
+        P = Phi[i:i + chunk_size]
+        V = solve_triangular(L, P.T, lower=True)  # L^-1 phi_i
+        missed = np.maximum(kernel.diag(X[i:i + chunk_size]) - np.einsum(
+            "ij,ij->i", P, P), 0.0)  # K_ii - ||phi_i||^2 >= 0 (round-off clipped)
+        scores[i:i + chunk_size] = np.einsum("ij,ij->j", V, V) + missed / lam
+    return scores
+
+
+def _draw_prototypes(X, n_rows, n_prototypes, method, sigma2, rng, take, *,
+                     kernel=None, gamma=None):
+    """Indices (sorted) and rows of the prototypes; ``take(idx)`` gathers rows of X.
+
+    "entropy" and "leverage" choose among a uniform pool of POOL_FACTOR * m rows.
+    "leverage" needs ``kernel`` (None: RBF(sigma2)) and ``gamma`` (the largest of
+    several candidates is used, see below).
+    """
     m = min(int(n_prototypes), n_rows)
     if method == "random":
         idx = np.sort(rng.choice(n_rows, size=m, replace=False))
         return idx, take(idx)
     pool = np.sort(rng.choice(n_rows, size=min(n_rows, POOL_FACTOR * m), replace=False))
     X_pool = take(pool)
+    if method == "leverage":
+        kernel = RBF(sigma2) if kernel is None else kernel
+        local = _leverage_draw(X_pool, n_rows, m, kernel, gamma, rng)
+        return pool[local], X_pool[local]
     local, _ = entropy_prototypes(X_pool, m, sigma2, random_state=rng)
     return pool[local], X_pool[local]
+
+
+def _leverage_draw(X_pool, n_rows, m, kernel, gamma, rng):
+    r"""m pool rows (sorted local indices) drawn without replacement, with probability
+    proportional to their approximate ridge leverage scores.
+
+    The primal problem over all n rows is ridge regression with
+    :math:`\Phi_n^T \Phi_n + \gamma^{-1} I`; a uniform pool of p rows has
+    :math:`\Phi_p^T \Phi_p \approx (p/n) \Phi_n^T \Phi_n`, so the pool's ridge
+    parameter is :math:`\lambda = p / (n \gamma)` (the scores are then p/n times
+    those over all rows: the same probabilities). The bias is left out. Of several
+    candidates of gamma the largest (least regularised: the most directions to
+    cover) is used. The draw is sequential sampling without replacement
+    (Efraimidis & Spirakis 2006): the m smallest :math:`E_i / l_i`, E_i ~ Exp(1).
+    """
+    if gamma is None:
+        raise ValueError("_draw_prototypes: prototypes='leverage' needs gamma (the "
+                         "regularisation of the scores); got gamma=None.")
+    gamma = float(np.max(np.atleast_1d(np.asarray(gamma, dtype=np.float64))))
+    p = X_pool.shape[0]
+    lam = p / (n_rows * gamma)  # lambda = p / (n gamma)
+    scores = ridge_leverage_scores(X_pool, kernel, lam, random_state=rng,
+                                   sketch_size=min(m, LEVERAGE_SKETCH_MAX))
+    keys = rng.exponential(size=p) / scores  # score 0: key inf, drawn last
+    return np.sort(np.argpartition(keys, m - 1)[:m]) if m < p else np.arange(p)
 
 
 # --- accumulation ----------------------------------------------------------------------
@@ -888,8 +980,19 @@ class _FixedSizeBase(BaseEstimator):
         matrix numerically the identity or constant gives a
         :class:`lssvm.linalg.NumericalWarning`. ``kernel="precomputed"`` is refused:
         the feature map evaluates the kernel between new inputs and the prototypes.
-    prototypes : {"entropy", "random"} or array of shape (m, n_features)
-        How the prototypes are chosen (module docstring).
+    prototypes : {"random", "entropy", "leverage"} or array of shape (m, n_features), \
+default="random"
+        How the prototypes are chosen (module docstring). "random" (the default) is a
+        uniform draw of m rows: on the xor_sine benchmarks it was at least as
+        accurate as the other two at every m measured (25 to 5000) and needs the
+        fewest CG iterations (``benchmarks/bench_fixed_size_pcg.py``, part
+        ``prototypes``). "entropy": the quadratic Renyi entropy criterion of the
+        fixed-size literature (Suykens et al. 2002, ch. 6). "leverage": m rows of a
+        uniform pool of 10 m drawn with probabilities proportional to their
+        approximate ridge leverage scores for the estimator's kernel and ridge
+        parameter p / (n gamma) (pool size p; the largest of several ``gamma``),
+        from a Nystrom sketch of s = min(p, m, 2000) pool rows
+        (:func:`ridge_leverage_scores`; O(p s^2) flops, 8 p s bytes).
     random_state : int, Generator or None, default=0
         Seed of the prototype selection (0, as for the other estimators: two fits
         of the same data give the same model; None draws anew each time).
@@ -974,7 +1077,7 @@ class _FixedSizeBase(BaseEstimator):
     }
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
-                 degree=3, tau=1.0, prototypes="entropy", random_state=0,
+                 degree=3, tau=1.0, prototypes="random", random_state=0,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
                  store_kernel="auto"):
         self.n_prototypes = n_prototypes
@@ -1061,7 +1164,7 @@ class _FixedSizeBase(BaseEstimator):
         n_jobs = effective_n_jobs(self.n_jobs)
         self._check_memory(m, n, n_folds, solver, dask_input, n_jobs)
         self._warn_width(kernel, X, dask_input)
-        Z = self._choose_prototypes(X, n, positive, sigma2, dask_input)
+        Z = self._choose_prototypes(X, n, positive, sigma2, dask_input, kernel, gammas)
         fmap = NystromFeatureMap(kernel, Z)
         self.kernel_, self.feature_map_ = kernel, fmap
         self.prototypes_ = fmap.Z
@@ -1109,7 +1212,7 @@ class _FixedSizeBase(BaseEstimator):
             weights[keep] = w
         return X, y, n, weights
 
-    def _choose_prototypes(self, X, n, positive, sigma2, dask_input):
+    def _choose_prototypes(self, X, n, positive, sigma2, dask_input, kernel, gammas):
         """Z: drawn among the rows of positive weight (``prototypes`` a method;
         ``prototype_indices_`` records them), or the given array."""
         if not isinstance(self.prototypes, str):
@@ -1123,7 +1226,7 @@ class _FixedSizeBase(BaseEstimator):
 
         rng = np.random.default_rng(self.random_state)
         idx, Z = _draw_prototypes(X, len(rows), self.n_prototypes, self.prototypes,
-                                  sigma2, rng, take)
+                                  sigma2, rng, take, kernel=kernel, gamma=gammas)
         self.prototype_indices_ = rows[idx]
         if not np.all(np.isfinite(Z)):  # a Dask X is otherwise checked per block
             bad = self.prototype_indices_[~np.isfinite(Z).all(axis=1)]
@@ -1421,7 +1524,7 @@ class FixedSizeLSSVMClassifier(ClassifierMixin, _FixedSizeBase):
     }
 
     def __init__(self, *, n_prototypes=100, gamma=1.0, kernel="rbf", sigma2=1.0,
-                 degree=3, tau=1.0, prototypes="entropy", random_state=0,
+                 degree=3, tau=1.0, prototypes="random", random_state=0,
                  chunk_size=4096, cv=5, n_jobs=None, solver="auto", tol=1e-8,
                  store_kernel="auto", coding="ova"):
         super().__init__(n_prototypes=n_prototypes, gamma=gamma, kernel=kernel,

@@ -28,11 +28,11 @@ reused, and only the trailing block is rebuilt from its Schur complement
 (:meth:`lssvm.linalg.factor.CholeskyFactor.update`, whose order is refreshed with the
 new abs(alpha_k) ranking at every stage). The system of each stage is then solved on
 the downdated factor by the elimination [S 3.25]
-(:meth:`~lssvm.linalg.factor.CholeskyFactor.solve_kkt`): two triangular solves per
-stage, no new factorisation. The first
-stage after the unpruned fit rebuilds the whole factor (the input order says
-nothing about abs(alpha_k)), so a path costs about two full factorisations plus one
-small trailing block per stage, where refitting costs one factorisation per stage.
+(:func:`lssvm.linalg.solvers.solve_bordered_kkt` with ``factor=``): two triangular
+solves per stage, no new factorisation. The first stage after the unpruned fit
+rebuilds the whole factor (the input order says nothing about abs(alpha_k)), so a
+path costs about two full factorisations plus one small trailing block per stage,
+where refitting costs one factorisation per stage.
 
 Stopping at a significant loss ([S Table 3.5]'s SL 5% and SL 1%). On a validation set the
 loss of each point is the 0/1 error (classifier) or the squared error (regressor).
@@ -74,6 +74,7 @@ from .._validation import (
 )
 from ..linalg.factor import CholeskyFactor
 from ..linalg.memory import check_dense_memory
+from ..linalg.solvers import KKTSolution, solve_bordered_kkt
 
 __all__ = [
     "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
@@ -302,10 +303,24 @@ def _fit_stage(template, X, y, kept, stage_factor):
         # [S 3.24] by the elimination [S 3.25] on the (downdated) factor; the rows
         # of a, d and alpha follow kept, those of the factor factor.order.
         a = a if est.fit_intercept else None  # [S 3.62] without the border
-        return factor.solve_kkt(a, d, signs=signs, index=kept)
+        return _solve_on_factor(factor, a, d, signs, kept)
 
     fit_with_kkt_solver(est, solve, X[kept], y[kept])
     return est, calls["other"] == 0 and calls["covered"] > 0
+
+
+def _solve_on_factor(factor, a, d, signs, index):
+    """[S 3.24] on the points of ``factor``, the rows of a, d, signs and alpha
+    following ``index``: put in factor order, two triangular solves, put back."""
+    pos = factor.positions(index)  # None: index is the factor order
+    if pos is not None:
+        a, d, signs = (None if v is None else np.asarray(v)[pos] for v in (a, d, signs))
+    sol = solve_bordered_kkt(None, None, a, d, signs=signs, factor=factor)
+    if pos is None:
+        return sol
+    alpha = np.empty_like(sol.alpha)
+    alpha[pos] = sol.alpha
+    return KKTSolution(alpha, sol.b, sol.n_iter, sol.converged, None)
 
 
 def _end_early(path, stage, reason):
