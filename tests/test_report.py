@@ -133,3 +133,12 @@ def test_an_entry_owned_by_another_chapter_is_shown_but_not_counted():
     assert sum(ledger.counts().values()) == 1
     with pytest.raises(ValueError, match="owner"):
         ledger.refer("c", "1", "1", "benchmarks")
+
+
+def test_not_attempted_states_how_many_entries_it_covers():
+    ledger = Ledger("benchmarks")
+    one = ledger.not_attempted("[S Table 3.4] thy, LDA", "10 splits", "data offline")
+    many = ledger.not_attempted("[S Table 3.4] thy, every row", "10 splits",
+                                "data offline", entries=22)
+    assert one.ours == "–" and many.ours == "22 entries"
+    assert many.verdict == one.verdict == "not attempted"

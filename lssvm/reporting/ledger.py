@@ -243,9 +243,15 @@ class Ledger:
         self.rows.append(row)
         return row
 
-    def not_attempted(self, item: str, source: str, cause: str) -> LedgerRow:
-        """An item of the source we did not attempt (say why: data offline, ...)."""
-        return self.claim(item, source, "–", "not attempted", cause)
+    def not_attempted(self, item: str, source: str, cause: str, *,
+                      entries: int | None = None) -> LedgerRow:
+        """An item of the source we did not attempt (say why: data offline, ...).
+
+        ``entries``: how many table entries the row stands for, when more than one
+        (its ``ours`` then reads "N entries", which the landing page counts as N).
+        """
+        ours = "–" if entries is None else f"{int(entries)} entries"
+        return self.claim(item, source, ours, "not attempted", cause)
 
     def refer(
         self, item: str, source: str, ours: str, owner: str, note: str = ""
