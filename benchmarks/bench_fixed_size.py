@@ -166,10 +166,10 @@ def sklearn_case(which, n, m, n_test):
     X, y = data(n, 0)
     X_test, y_test = test_data(n_test, 0)
     # the same prototypes for both: the entropy selection of our estimator
-    from lssvm.sparse.fixed_size import _draw_prototypes
+    from lssvm.sparse.prototypes import draw_prototypes
 
     rng = np.random.default_rng(0)
-    idx, Z = _draw_prototypes(X, n, m, "entropy", SIGMA2, rng, lambda i: X[i])
+    idx, Z = draw_prototypes(X, n, m, "entropy", SIGMA2, rng, lambda i: X[i])
     from sklearn.kernel_approximation import Nystroem
     from sklearn.linear_model import RidgeClassifier
     from sklearn.pipeline import make_pipeline

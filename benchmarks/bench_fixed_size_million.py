@@ -124,7 +124,7 @@ def part_floor(blocks=15, ms=(1000, 10_000), tiles=TILES):
     from threadpoolctl import threadpool_limits
 
     from lssvm.kernels import RBF
-    from lssvm.sparse.fixed_size import _chunk_products, _KernelTiles
+    from lssvm.sparse.nystrom_pcg import _chunk_products, _KernelTiles
 
     X, _ = data(CHUNK * blocks, 0)
     rng = np.random.default_rng(0)

@@ -146,7 +146,7 @@ def fixed_size_rows(m, cases, seeds=SEEDS):
 
 
 def part_select(m_grid=(1000, 5000), seeds=SEEDS):
-    from lssvm.sparse.fixed_size import _draw_prototypes
+    from lssvm.sparse.prototypes import draw_prototypes
 
     rows = []
     for seed in seeds:
@@ -155,7 +155,7 @@ def part_select(m_grid=(1000, 5000), seeds=SEEDS):
             for method in ("entropy", "random"):
                 rng = np.random.default_rng(seed)
                 t0 = time.perf_counter()
-                _draw_prototypes(X, N, m, method, SIGMA2, rng, lambda i: X[i])
+                draw_prototypes(X, N, m, method, SIGMA2, rng, lambda i: X[i])
                 rows.append(dict(seed=seed, m=m, method=method,
                                  seconds=time.perf_counter() - t0))
                 print(rows[-1], flush=True)
@@ -172,18 +172,18 @@ def draw(X, m, method, seed, sketch_max=None):
     """(seconds, (indices, rows)) of the estimator's own draw with random_state=seed
     (the same rng, take and arguments as ``FixedSizeLSSVMClassifier``'s fit)."""
     from lssvm.kernels import RBF
-    from lssvm.sparse import fixed_size
+    from lssvm.sparse import prototypes
 
-    cap = fixed_size.LEVERAGE_SKETCH_MAX
+    cap = prototypes.LEVERAGE_SKETCH_MAX
     if sketch_max is not None:
-        fixed_size.LEVERAGE_SKETCH_MAX = sketch_max
+        prototypes.LEVERAGE_SKETCH_MAX = sketch_max
     try:
         rng = np.random.default_rng(seed)
-        return timed(lambda: fixed_size._draw_prototypes(
+        return timed(lambda: prototypes.draw_prototypes(
             X, len(X), m, method, SIGMA2, rng, lambda i: X[i], kernel=RBF(SIGMA2),
             gamma=np.array([GAMMA])))
     finally:
-        fixed_size.LEVERAGE_SKETCH_MAX = cap
+        prototypes.LEVERAGE_SKETCH_MAX = cap
 
 
 def part_prototypes(seeds=SEEDS):
@@ -196,7 +196,7 @@ def part_prototypes(seeds=SEEDS):
     (method "leverage_full"). On seed SEEDS[0] only: the draw alone of each method
     at PROTOTYPE_LARGE_M (run with seed SEEDS[0])."""
     from lssvm import FixedSizeLSSVMClassifier
-    from lssvm.sparse.fixed_size import LEVERAGE_SKETCH_MAX, POOL_FACTOR
+    from lssvm.sparse.prototypes import LEVERAGE_SKETCH_MAX, POOL_FACTOR
 
     rows = []
     for seed in seeds:
@@ -389,14 +389,15 @@ def part_store(seeds=SEEDS, products=5):
     from lssvm import FixedSizeLSSVMClassifier
     from lssvm.kernels import RBF
     from lssvm.linalg.nystrom import NystromFeatureMap
-    from lssvm.sparse.fixed_size import NystromRidgePCG, _draw_prototypes
+    from lssvm.sparse.nystrom_pcg import NystromRidgePCG
+    from lssvm.sparse.prototypes import draw_prototypes
 
     rows = []
     for seed in seeds:
         fits = {}
         X, y = data(N, seed)
         rng = np.random.default_rng(seed)
-        _, Z = _draw_prototypes(X, N, STORE_M, "random", SIGMA2, rng, lambda i: X[i])
+        _, Z = draw_prototypes(X, N, STORE_M, "random", SIGMA2, rng, lambda i: X[i])
         fmap = NystromFeatureMap(RBF(SIGMA2), Z)
         V = np.random.default_rng(seed).standard_normal((fmap.n_components + 1, 1))
         Y = np.where(y == y.max(), 1.0, -1.0)

@@ -9,13 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 from lssvm.datasets import xor_sine
 from lssvm.linalg.nystrom import NystromFeatureMap
-from lssvm.sparse.fixed_size import (
-    accumulate,
-    entropy_prototypes,
-    pairwise_sum,
-    renyi_entropy,
-    solve_ridge,
-)
+from lssvm.sparse.primal_ridge import accumulate, pairwise_sum, solve_ridge
+from lssvm.sparse.prototypes import entropy_prototypes, renyi_entropy
 from lssvm.kernels import RBF
 from lssvm.multiclass import codebook
 
@@ -352,15 +347,15 @@ def test_pcg_tiles_equal_the_kernel_matrix(data, monkeypatch, kernel):
     """Several tiles per chunk (TILE_BYTES made small): each pass equals the explicit
     products with kernel(X, Z), stored blocks equal computed ones bit for bit, and
     the threads change nothing."""
-    import lssvm.sparse.fixed_size as fs
+    import lssvm.sparse.nystrom_pcg as npcg
     from lssvm.kernels import ARDRBF, Polynomial
-    from lssvm.sparse.fixed_size import NystromRidgePCG
+    from lssvm.sparse.nystrom_pcg import NystromRidgePCG
 
     X, y = data
     kern = {"rbf": RBF(2.0), "ard": ARDRBF(np.array([1.0, 2.0, 3.0, 4.0])),
             "poly": Polynomial(2, 1.0)}[kernel]
     m = 25
-    monkeypatch.setattr(fs, "TILE_BYTES", 8 * m * 9)  # tiles of 9 rows
+    monkeypatch.setattr(npcg, "TILE_BYTES", 8 * m * 9)  # tiles of 9 rows
     fmap = NystromFeatureMap(kern, X[:m])
     w = np.random.default_rng(1).uniform(0.5, 2.0, len(X))
     V = np.random.default_rng(0).standard_normal((fmap.n_components + 1, 2))
@@ -386,16 +381,16 @@ def test_pcg_tiles_equal_the_kernel_matrix(data, monkeypatch, kernel):
 
 def test_pcg_tiles_fit_equals_normal(data, monkeypatch):
     """With several tiles per chunk the fit still equals the normal equations."""
-    import lssvm.sparse.fixed_size as fs
+    import lssvm.sparse.nystrom_pcg as npcg
 
-    monkeypatch.setattr(fs, "TILE_BYTES", 8 * 40 * 10)  # tiles of 10 rows
+    monkeypatch.setattr(npcg, "TILE_BYTES", 8 * 40 * 10)  # tiles of 10 rows
     X, y = data
     normal, pcg = _pcg_pair(FixedSizeLSSVMClassifier, X, y)
     assert _rel(pcg.decision_function(X), normal.decision_function(X)) < 1e-8
 
 
 def test_pcg_preconditioner_inverts_the_arrow_matrix(data):
-    from lssvm.sparse.fixed_size import NystromRidgePCG
+    from lssvm.sparse.nystrom_pcg import NystromRidgePCG
 
     X = data[0]
     fmap = NystromFeatureMap(RBF(2.0), X[:25])
@@ -494,7 +489,8 @@ def test_pcg_gamma_by_held_out_fold(data, weighted):
 
 def test_public_helpers_take_n_jobs_as_everywhere(data):
     """n_jobs=None means 1 and -1 all CPUs in the public helpers too (same sums)."""
-    from lssvm.sparse.fixed_size import NystromRidgePCG, accumulate
+    from lssvm.sparse.nystrom_pcg import NystromRidgePCG
+    from lssvm.sparse.primal_ridge import accumulate
 
     X, y = data
     fmap = NystromFeatureMap(RBF(1.0), X[:20])
@@ -510,16 +506,16 @@ def test_public_helpers_take_n_jobs_as_everywhere(data):
 
 
 def test_solve_ridge_warns_when_cholesky_fails(monkeypatch):
-    import lssvm.sparse.fixed_size as fs
+    import lssvm.sparse.primal_ridge as ridge
     from lssvm.linalg import NumericalWarning
 
     def fail(*args, **kwargs):
         raise np.linalg.LinAlgError("not positive definite")
 
-    monkeypatch.setattr(fs, "cho_factor", fail)
+    monkeypatch.setattr(ridge, "cho_factor", fail)
     G = np.eye(3)
     with pytest.warns(NumericalWarning, match="least-norm solution"):
-        theta = fs.solve_ridge(G, np.ones((3, 1)), 1.0)
+        theta = ridge.solve_ridge(G, np.ones((3, 1)), 1.0)
     np.testing.assert_allclose((G + np.diag([1.0, 1.0, 0.0])) @ theta, 1.0)
 
 

@@ -8,7 +8,7 @@ import pytest
 from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 from lssvm.datasets import xor_sine
 from lssvm.kernels import RBF
-from lssvm.sparse.fixed_size import _draw_prototypes, ridge_leverage_scores
+from lssvm.sparse.prototypes import draw_prototypes, ridge_leverage_scores
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def data():
 
 def draw(X, m, seed, gamma=1.0):
     rng = np.random.default_rng(seed)
-    return _draw_prototypes(X, len(X), m, "leverage", 2.0, rng, lambda i: X[i],
+    return draw_prototypes(X, len(X), m, "leverage", 2.0, rng, lambda i: X[i],
                             kernel=RBF(2.0), gamma=gamma)
 
 

@@ -3,8 +3,11 @@
 - :mod:`lssvm.sparse.pruning`: sparseness by pruning the smallest support values
   [S §3.7] (``prune``);
 - :mod:`lssvm.sparse.fixed_size`: the fixed-size LS-SVM [S §3.6.1] (Nystrom features
-  from prototypes chosen by the quadratic Renyi entropy, a primal ridge problem
-  streamed over chunks or Dask blocks).
+  from prototypes, a primal ridge problem streamed over chunks or Dask blocks), from
+  :mod:`lssvm.sparse.prototypes` (the prototypes: quadratic Renyi entropy, ridge
+  leverage scores or a uniform draw), :mod:`lssvm.sparse.primal_ridge` (the
+  accumulated normal equations, closed-form cross-validation and leave-one-out) and
+  :mod:`lssvm.sparse.nystrom_pcg` (the same problem by FALKON-preconditioned CG).
 """
 
 from .fixed_size import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
