@@ -87,3 +87,20 @@ def test_accuracy_is_seeded():
     a = randomized_test_accuracy(clf, X, y, n_rand=2, random_state=0)
     b = randomized_test_accuracy(clf, X, y, n_rand=2, random_state=0)
     np.testing.assert_array_equal(a, b)
+
+
+def test_corrected_resampled_se_is_nadeau_bengio():
+    from lssvm.model_selection.protocol import corrected_resampled_se
+
+    rng = np.random.default_rng(0)
+    d = rng.standard_normal(10)
+    s = d.std(ddof=1)
+    # k = 10 splits with 1/3 of the data for testing: ratio 1/2
+    assert corrected_resampled_se(s, 10, 0.5) == pytest.approx(
+        np.sqrt((1 / 10 + 0.5) * d.var(ddof=1)), rel=1e-14)
+    # no overlap correction: the naive standard error of the mean
+    assert corrected_resampled_se(s, 10, 0.0) == pytest.approx(s / np.sqrt(10))
+    with pytest.raises(ValueError, match="n_splits must be >= 2; got n_splits=1"):
+        corrected_resampled_se(s, 1, 0.5)
+    with pytest.raises(ValueError, match="test_train_ratio must be >= 0"):
+        corrected_resampled_se(s, 10, -0.1)

@@ -25,7 +25,32 @@ from sklearn.preprocessing import StandardScaler
 
 from .._log import Progress
 
-__all__ = ["randomized_splits", "randomized_test_accuracy"]
+__all__ = ["corrected_resampled_se", "randomized_splits", "randomized_test_accuracy"]
+
+
+def corrected_resampled_se(sd: float, n_splits: int, test_train_ratio: float) -> float:
+    r"""Standard error of a mean over ``n_splits`` overlapping random splits.
+
+    Random splits of one data set share most of their training points, so the
+    differences they give are correlated and the naive :math:`s/\sqrt{k}` is too
+    small. Nadeau and Bengio's corrected resampled t (Machine Learning 52, 2003)
+    replaces the factor :math:`1/k` of the variance by
+    :math:`1/k + n_\text{test}/n_\text{train}`:
+
+    .. math:: \widehat{\mathrm{SE}} = s \sqrt{1/k + n_\text{test}/n_\text{train}} .
+
+    ``sd`` is the standard deviation s (ddof = 1) over the k = ``n_splits`` splits.
+
+    >>> round(corrected_resampled_se(2.0, 10, 0.5), 6)  # 2 sqrt(0.1 + 0.5)
+    1.549193
+    """
+    if n_splits < 2:
+        raise ValueError(f"corrected_resampled_se: n_splits must be >= 2; "
+                         f"got n_splits={n_splits!r}.")
+    if not test_train_ratio >= 0:
+        raise ValueError(f"corrected_resampled_se: test_train_ratio must be >= 0; "
+                         f"got test_train_ratio={test_train_ratio!r}.")
+    return float(sd) * math.sqrt(1.0 / n_splits + float(test_train_ratio))
 
 
 def randomized_splits(y, n_rand=10, *, random_state=0):
