@@ -125,8 +125,9 @@ def draw_prototypes(X, n_rows, n_prototypes, method, sigma2, rng, take, *,
     """Indices (sorted) and rows of the prototypes; ``take(idx)`` gathers rows of X.
 
     "entropy" and "leverage" choose among a uniform pool of POOL_FACTOR * m rows.
-    "leverage" needs ``kernel`` (None: RBF(sigma2)) and ``gamma`` (the largest of
-    several candidates is used, see below).
+    "leverage" needs ``kernel`` (None: RBF(sigma2)) and ``gamma``: the largest of
+    several candidates sets the ridge parameter lambda = pool / (n gamma) of
+    :func:`ridge_leverage_scores`.
     """
     m = min(int(n_prototypes), n_rows)
     if method == "random":
