@@ -7,12 +7,17 @@
 - :mod:`lssvm.model_selection.estimators`: ``LSSVMClassifierCV`` and
   ``LSSVMRegressorCV``, a search followed by a refit;
 - :mod:`lssvm.model_selection.protocol`: the randomized-split benchmark protocol of
-  [S §3.4.2] (``randomized_splits``, ``randomized_test_accuracy``).
+  [S §3.4.2] (``randomized_splits``, ``randomized_test_accuracy``) and the corrected
+  standard error over its overlapping splits (``corrected_resampled_se``).
 """
 
 from .closed_form import ClosedFormCV, make_folds, score_latent
 from .estimators import LSSVMClassifierCV, LSSVMRegressorCV
-from .protocol import randomized_splits, randomized_test_accuracy
+from .protocol import (
+    corrected_resampled_se,
+    randomized_splits,
+    randomized_test_accuracy,
+)
 from .search import (
     SearchResult,
     grid_search,
@@ -24,6 +29,7 @@ from .search import (
 
 __all__ = [
     "ClosedFormCV", "make_folds", "score_latent", "LSSVMClassifierCV", "LSSVMRegressorCV",
-    "randomized_splits", "randomized_test_accuracy", "grid_search", "per_bit_grid_search",
+    "randomized_splits", "randomized_test_accuracy", "corrected_resampled_se",
+    "grid_search", "per_bit_grid_search",
     "random_search", "shrinking_grid_search", "simplex_search", "SearchResult",
 ]  # fmt: skip
