@@ -99,7 +99,9 @@ def resolve_sigma2(sigma2, X, kernel="rbf"):
 # identity (off-diagonal entries below _WIDTH_ZERO in at least _WIDTH_ALONE of the
 # sampled rows: most points see no other) or numerically constant (all entries above
 # 1 - _WIDTH_FLAT: squared distances below 1e-9 sigma2).
-_WIDTH_SAMPLE_ROWS = 200
+# The values are chosen, not measured: 200 rows keep the check O(200 N); an entry
+# below 1e-12 counts as zero; "most points" is at least half of the sampled rows.
+WIDTH_SAMPLE_ROWS = 200
 _WIDTH_ZERO = 1e-12
 _WIDTH_FLAT = 1e-9
 _WIDTH_ALONE = 0.5
@@ -114,7 +116,7 @@ def degenerate_width(kernel, X) -> str | None:
     """
     if not isinstance(kernel, RBF) or X.shape[0] < 2:
         return None
-    rows = np.unique(np.linspace(0, X.shape[0] - 1, _WIDTH_SAMPLE_ROWS).astype(int))
+    rows = np.unique(np.linspace(0, X.shape[0] - 1, WIDTH_SAMPLE_ROWS).astype(int))
     # each sampled row against every row (O(s N), in column blocks): its nearest
     # neighbour may be any training point, not only another sampled one
     Xs = X[rows]

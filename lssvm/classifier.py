@@ -451,17 +451,22 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         for True, gives the exact leave-one-out outputs of every bit.
         ``kkt_solver`` replaces the default solve (:meth:`_solve_kkt`).
         """
-        groups: dict = {}
+        groups: list = []  # [(rows, gamma, kernel, bits)]; kernels are unhashable
         for j, (gamma, kernel) in enumerate(per_bit):
-            key = ((Y[:, j] != 0).tobytes(), gamma, repr(kernel))
-            groups.setdefault(key, []).append(j)
+            rows = (Y[:, j] != 0).tobytes()
+            for g_rows, g_gamma, g_kernel, g_bits in groups:
+                if g_rows == rows and g_gamma == gamma and g_kernel == kernel:
+                    g_bits.append(j)
+                    break
+            else:
+                groups.append((rows, gamma, kernel, [j]))
         N, n_bits = X.shape[0], Y.shape[1]
         beta = np.zeros((N, n_bits))
         b = np.zeros(n_bits)
         loo = np.zeros((N, n_bits)) if method is True else None
         n_iter = 0
         factor = None
-        for bits in groups.values():
+        for *_, bits in groups:
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
             if isinstance(kernel, Precomputed):

@@ -57,15 +57,19 @@ from ._validation import check_count
 __all__ = ["lag_embed", "iterated_prediction", "one_step_prediction"]
 
 
-def _check_series(series: ArrayLike, name: str) -> NDArray[np.float64]:
+def _check_series(series: ArrayLike, name: str, owner: str) -> NDArray[np.float64]:
     s = np.asarray(series, dtype=np.float64)
     if s.ndim != 1:
         raise ValueError(
-            f"{name} must be a 1-D array (one series); got an array of shape "
-            f"{s.shape}. Use series.ravel() for a single column."
+            f"{owner}: {name} must be a 1-D array (one series); got {name}.shape="
+            f"{s.shape}. Use {name}.ravel() for a single column."
         )
     if not np.all(np.isfinite(s)):
-        raise ValueError(f"{name} must contain only finite values (no NaN or inf).")
+        n_bad = int(np.count_nonzero(~np.isfinite(s)))
+        raise ValueError(
+            f"{owner}: {name} must contain only finite values (no NaN or inf); got "
+            f"{n_bad} non-finite value(s) in {name}."
+        )
     return s
 
 
@@ -114,7 +118,7 @@ def lag_embed(
     y : ndarray of shape (n - n_lags,)
         series[n_lags:].
     """
-    s = _check_series(series, "series")
+    s = _check_series(series, "series", "lag_embed")
     n_lags = check_count(n_lags, "n_lags", minimum=1, owner="lag_embed")
     if len(s) <= n_lags:
         raise ValueError(
@@ -151,7 +155,7 @@ def iterated_prediction(model, history: ArrayLike, n_steps: int) -> NDArray[np.f
         Predictions of the values that follow ``history``.
     """
     n_lags = _n_lags_of(model)
-    s = _check_series(history, "history")
+    s = _check_series(history, "history", "iterated_prediction")
     n_steps = check_count(n_steps, "n_steps", minimum=1)
     if len(s) < n_lags:
         raise ValueError(
@@ -196,7 +200,7 @@ def one_step_prediction(
         predictions[i] estimates series[start + i].
     """
     n_lags = _n_lags_of(model)
-    s = _check_series(series, "series")
+    s = _check_series(series, "series", "one_step_prediction")
     start = check_count(
         start, "start", minimum=n_lags, meaning="n_lags, the model's inputs"
     )

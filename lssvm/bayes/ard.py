@@ -131,8 +131,8 @@ class ARDResult:
         X = check_array(X, dtype=np.float64)
         if X.shape[1] != len(self.mean):
             raise ValueError(
-                f"X has {X.shape[1]} features, but ard was fitted with "
-                f"{len(self.mean)}."
+                f"ARDResult.transform: X must have the {len(self.mean)} features "
+                f"ard was fitted with; got X with {X.shape[1]} features."
             )
         Z = (X - self.mean) / self.scale
         return Z[:, self.selected]

@@ -86,7 +86,11 @@ __all__ = [
 
 TASKS = ("classification", "regression")
 _LOG_GAMMA_SPAN = (-8.0, 22.0)  # search gamma * lambda_max in [e^-8, e^22]
+# 121 points over the 30 of _LOG_GAMMA_SPAN: a step of 0.25 in log gamma, the
+# bracket Brent's method then refines to machine precision; chosen, not measured.
 _N_GRID = 121
+# Bounds of level3's L-BFGS-B search over log sigma2, sigma2 in [1e-3, 1e6] (ard's
+# weight floor 1/sigma2 sits just above 1e-6); chosen, not measured.
 LOG_SIGMA2_BOUNDS = (np.log(1e-3), np.log(1e6))
 # N x N matrices held while the centred spectrum [VG 8] is computed (K, Q K, Q K Q,
 # its eigenvectors, Q and V), compared with the available memory before allocating.
@@ -333,8 +337,8 @@ def check_data(X, y, task, *, owner="level2"):
     classes, index = np.unique(y, return_inverse=True)
     if len(classes) != 2:
         raise ValueError(
-            f"task='classification' needs exactly 2 classes; got {len(classes)} "
-            f"({classes.tolist()})."
+            f"{owner}: y must have exactly 2 classes for task='classification'; got "
+            f"{len(classes)} classes ({classes.tolist()})."
         )
     return X, np.where(index == 1, 1.0, -1.0), classes
 

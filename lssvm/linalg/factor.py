@@ -101,6 +101,8 @@ def _loo_latent(
     eta = None
     if fit_intercept:  # before the factor is overwritten
         eta, info = lapack.dpotrs(U, np.ones(U.shape[0]), lower=0)  # H eta = 1_v
+        if info:
+            raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
     h_diag = _inverse_diagonal(U, overwrite)  # diag(H^{-1})
     return loo_from_diagonal(t, beta, h_diag, eta)
 
@@ -268,8 +270,8 @@ class CholeskyFactor:
         self.order = np.asarray(order, dtype=np.intp)
         if self.L.shape != (len(self.order),) * 2:
             raise ValueError(
-                f"L has shape {self.L.shape}; expected {(len(self.order),) * 2} for "
-                f"an order of {len(self.order)} points."
+                f"CholeskyFactor: L must have shape {(len(self.order),) * 2} (an order "
+                f"of {len(self.order)} points); got L.shape={self.L.shape}."
             )
         self.gamma = gamma
         self.kernel_block = kernel_block
@@ -317,7 +319,7 @@ class CholeskyFactor:
         B = np.asarray(B, dtype=np.float64)
         Z, info = lapack.dpotrs(self.upper, B, lower=0)  # L L^T Z = B
         if info:
-            raise ValueError(f"dpotrs failed (info={info}).")
+            raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
         return Z
 
     def positions(self, index):
@@ -397,7 +399,11 @@ class CholeskyFactor:
         if kernel_block is not None:
             self.kernel_block = kernel_block
         if self.kernel_block is None:
-            raise ValueError("reorder needs kernel_block(idx, cols) to read K.")
+            raise ValueError(
+                "CholeskyFactor.reorder: kernel_block must be a function "
+                "kernel_block(idx, cols) that reads K (here or stored in the factor); "
+                "got kernel_block=None."
+            )
         new_order = np.asarray(new_order, dtype=np.intp)
         L, order = self.L, self.order
         if not keep_prefix:

@@ -41,7 +41,8 @@ __all__ = ["KernelOperator", "NystromPreconditioner"]
 
 # Row blocks are dealt round-robin to this many lanes, each accumulating its own
 # partial product; the lanes are summed in a fixed order, so the result does not
-# depend on how many threads run them.
+# depend on how many threads run them. It caps the threads at 8; chosen, not
+# measured (the stored runs, benchmarks/README.md, used 2 cores).
 N_LANES = 8
 
 

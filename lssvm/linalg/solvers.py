@@ -81,6 +81,9 @@ STOPPING_RULES = ("residual", "energy")
 # _memory.AUTO_MEMORY_FRACTION of the available memory.
 AUTO_DIRECT_MAX_N = 15000
 # Landmarks of the Nystrom preconditioner used by the estimators' matrix-free CG.
+# The cap bounds its O(N r^2) set-up and N r memory (preconditioner_rank); chosen,
+# not measured: the stored benchmarks run at 500, and benchmarks/uci.py raises it to
+# 1000 for adu's cubic kernel (rank 680; 82 CG iterations with 500).
 NYSTROM_MAX_RANK = 500
 
 
@@ -295,8 +298,9 @@ def solve_bordered_kkt(
         )
     if method == "direct" and callable(Omega):
         raise TypeError(
-            f"method='direct' factors Omega and needs it as an array; got an operator "
-            f"{type(Omega).__name__}. Use method='cg'."
+            "solve_bordered_kkt: Omega must be an array for method='direct' (it "
+            f"factors Omega); got Omega of type {type(Omega).__name__} (an operator). "
+            "Use method='cg'."
         )
     d = np.asarray(d, dtype=np.float64)
     d2 = d.reshape(d.shape[0], -1)  # (n, n_rhs)
@@ -365,6 +369,8 @@ def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
         )
     _warn_ill_conditioned(U)
     Z, info = lapack.dpotrs(U, rhs, lower=0)
+    if info:
+        raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
     return Z, U
 
 

@@ -64,6 +64,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import (
     KERNEL_CONSTRAINTS,
+    WIDTH_SAMPLE_ROWS,
     is_dask,
     resolve_sigma2,
     warn_degenerate_width,
@@ -475,10 +476,11 @@ default="random"
 
     def _warn_width(self, kernel, X, dask_input):
         """NumericalWarning if the RBF kernel matrix is numerically I or constant,
-        checked on up to 200 evenly spaced rows (as the exact LS-SVM does)."""
+        checked on up to WIDTH_SAMPLE_ROWS evenly spaced rows (as the exact LS-SVM
+        does)."""
         if not isinstance(kernel, RBF) or X.shape[0] < 2:
             return
-        rows = np.unique(np.linspace(0, X.shape[0] - 1, 200).astype(int))
+        rows = np.unique(np.linspace(0, X.shape[0] - 1, WIDTH_SAMPLE_ROWS).astype(int))
         sample = np.asarray(X[rows].compute()) if dask_input else X[rows]
         warn_degenerate_width(kernel, sample, owner=self)
 

@@ -44,6 +44,7 @@ from joblib import effective_n_jobs
 from scipy.linalg import cho_factor, cho_solve
 
 from .._base import is_dask
+from .._validation import check_n_jobs
 from ..kernels import blas_controller
 from ..linalg.solvers import NumericalWarning
 
@@ -153,8 +154,8 @@ def as_2d(Y):
     return Y[:, None] if Y.ndim == 1 else Y
 
 
-def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None,
-               W=None):
+def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=None,
+               T=None, W=None):
     """Fold sums of A^T V A, A^T V Y, Y^T V Y and weights over row chunks of in-memory X.
 
     A = [K(X, Z) T, 1] (feature space) or, with T None, [K(X, Z), 1]; V = diag(W)
@@ -162,8 +163,11 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=1, T=None,
 
     Chunks run on ``n_jobs`` threads (numpy releases the GIL), at most 2 n_jobs
     chunks in flight, and are added in chunk order by :func:`pairwise_sum`.
+    ``n_jobs`` as everywhere in lssvm (:func:`joblib.effective_n_jobs`): None is 1
+    unless in a joblib context, -1 all CPUs.
     """
-    n_jobs = effective_n_jobs(n_jobs)  # None: 1, -1: all CPUs
+    check_n_jobs(n_jobs, owner="accumulate")
+    n_jobs = effective_n_jobs(n_jobs)
     Y = as_2d(np.asarray(Y, dtype=np.float64))
     starts = list(range(0, X.shape[0], chunk_size))
 
@@ -324,13 +328,17 @@ def _loo_block(loo, Xb, Yb, kernel, Z, chunk_size, Wb=None):
     return loo.block(Xb, Yb, kernel, Z, chunk_size, Wb)
 
 
-def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=1, W=None):
+def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=None,
+               W=None):
     """Mean squared leave-one-out error of each gamma (:class:`LeaveOneOut`).
 
     A second pass over the rows of X (in memory, or a Dask array: one task per
     block, added by :func:`pairwise_sum`). W: sample weights (the mean is weighted).
+    ``n_jobs`` threads as in :func:`accumulate` (None: 1 unless in a joblib
+    context, -1: all CPUs).
     """
-    n_jobs = effective_n_jobs(n_jobs)  # None: 1, -1: all CPUs
+    check_n_jobs(n_jobs, owner="loo_errors")
+    n_jobs = effective_n_jobs(n_jobs)
     loo = LeaveOneOut(G, c, fmap, gammas)
     Z = fmap.Z
     if is_dask(X):

@@ -25,7 +25,8 @@ __all__ = [
 ]
 
 # "entropy" and "leverage": a candidate pool of POOL_FACTOR * m rows; entropy swaps:
-# PROPOSALS_FACTOR * m proposals.
+# PROPOSALS_FACTOR * m proposals. Both keep the work proportional to m, not N (10
+# candidate rows and 10 proposals per prototype); chosen, not measured.
 POOL_FACTOR = 10
 PROPOSALS_FACTOR = 10
 #: "leverage": the Nystrom sketch of the pool has s = min(pool, m, LEVERAGE_SKETCH_MAX)
