@@ -5,7 +5,7 @@ What is timed, for each size N (2-D inputs, labels from a nonlinear rule):
 (a) ``LSSVMClassifier(gamma=10, sigma2=1).fit(X, y)`` with the RBF kernel. The fit
     builds the lower triangle of K in place (``Kernel.gram_lower``), adds I/gamma,
     factors K + I/gamma in place with LAPACK ``dpotrf`` and solves two right-hand
-    sides (``solvers._cholesky_solve``).
+    sides (``CholeskyFactor.factorize`` and ``CholeskyFactor.solve``).
 (b) one ``scipy.linalg.cho_factor`` (default arguments, so it copies its input) of
     the same N x N SPD matrix K + I/gamma, built before the clock starts;
 (c) scikit-learn's ``KernelRidge(alpha=1/gamma, kernel="rbf", gamma=1/sigma2).fit``,

@@ -37,12 +37,9 @@ from ._validation import (
 )
 from .kernels import RBF, fit_view
 from .linalg import solvers
+from .linalg.factor import NotPositiveDefiniteError, NumericalWarning
 from .linalg.operators import KernelOperator, NystromPreconditioner
-from .linalg.solvers import (
-    NotPositiveDefiniteError,
-    NumericalWarning,
-    solve_bordered_kkt,
-)
+from .linalg.solvers import solve_bordered_kkt
 
 # Rows of test inputs per block in predictions: keeps K(X_test, X_fit) blocks
 # near 2**22 entries (8 x 2**22 bytes = 32 MiB).

@@ -53,13 +53,9 @@ from ._validation import (
 )
 from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
-from .linalg.factor import CholeskyFactor
+from .linalg.factor import CholeskyFactor, NotPositiveDefiniteError, NumericalWarning
 from .linalg.memory import check_dense_memory
-from .linalg.solvers import (
-    NotPositiveDefiniteError,
-    NumericalWarning,
-    solve_bordered_kkt,
-)
+from .linalg.solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 

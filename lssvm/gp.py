@@ -46,19 +46,15 @@ import warnings
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import solve_triangular
 
 from .linalg.factor import CholeskyFactor
-from .linalg.solvers import NumericalWarning
+from .linalg.factor import NumericalWarning
 
 __all__ = ["predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
 
 # Computed variances below 0 but above -NEGATIVE_VARIANCE_RTOL * (nu + q + bias term)
 # are round-off of a cancellation between terms of that size: clipped silently.
 NEGATIVE_VARIANCE_RTOL = 1e-10
-
-
-# NumericalWarning: defined in lssvm.linalg.solvers (below this module), the same class.
 
 
 def predictive_variance(
@@ -117,24 +113,21 @@ def predictive_variance(
 
     Source: Suykens et al. (2002), [S 3.54-3.63]; [RW 2.42].
     """
-    K_test, prior_var, U = _check_inputs(K_test, prior_var, H_cho)
+    K_test, prior_var = _check_inputs(K_test, prior_var, H_cho)
     if not isinstance(fit_intercept, (bool, np.bool_)):
         raise ValueError(
             f"predictive_variance: fit_intercept must be a bool; got "
             f"fit_intercept={fit_intercept!r}."
         )
-    # V = U^{-T} theta (U^T U = C_N), so that theta^T C_N^{-1} theta = ||V||^2
-    V = solve_triangular(
-        U, K_test.T, trans=1, lower=False, check_finite=False
-    )  # (n_samples, n_test)
+    # V = L^{-1} theta (L L^T = C_N), so that theta^T C_N^{-1} theta = ||V||^2
+    V = H_cho.half_solve(K_test.T)  # (n_samples, n_test)
     q = np.einsum("ij,ij->j", V, V)  # theta^T C_N^{-1} theta
     var = prior_var - q  # [S 3.60]
     extra = np.zeros_like(var)
     if fit_intercept:
-        w = solve_triangular(
-            U, np.ones(U.shape[0]), trans=1, lower=False, check_finite=False
-        )  # U^{-T} 1_v
-        s = w @ w  # 1^T C_N^{-1} 1, the s of [S 3.25]
+        # w = L^{-1} 1_v and s = 1^T C_N^{-1} 1 (the s of [S 3.25]): once per
+        # factor, not once per block of test points
+        w, s = H_cho.half_solve_ones()
         p = w @ V  # 1^T C_N^{-1} theta
         extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW 2.42]
         var += extra
@@ -168,7 +161,7 @@ def _check_inputs(K_test, prior_var, H_cho):
             f"predictive_variance: the Cholesky factor must be of n_samples = {n} "
             f"points, one per column of K_test; got a factor of {len(H_cho)} points."
         )
-    return K_test, prior_var, H_cho.upper
+    return K_test, prior_var
 
 
 def _clip_round_off(var, scale):

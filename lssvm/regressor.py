@@ -20,13 +20,17 @@ from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ._base import ACCEPT_SPARSE, LSSVMBase
-from ._validation import positive_weight_rows
 from ._docs import shared_parameters
-from ._validation import check_finite_output, check_numeric_targets, validate_params
+from ._validation import (
+    check_finite_output,
+    check_numeric_targets,
+    positive_weight_rows,
+    validate_params,
+)
 from .gp import predictive_variance
 from .kernels import Precomputed
+from .linalg.factor import CholeskyFactor
 from .linalg.memory import check_dense_memory
-from .linalg.solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMRegressor"]
 
@@ -236,10 +240,9 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
                 alternative="use predict(X) without return_std", owner=self,
             )  # fmt: skip
             K = self.kernel_.gram_lower(self.support_vectors_)
-            n = K.shape[0]  # factor only: no border, a zero right-hand side
-            self._cholesky_ = solve_bordered_kkt(  # K + diag(1/gamma_k), in place
-                K, self.sample_gamma_, None, np.zeros(n), overwrite=True
-            ).factor
+            self._cholesky_ = CholeskyFactor.factorize(  # K + diag(1/gamma_k)
+                K, self.sample_gamma_, overwrite=True
+            )
         coef = self.dual_coef_
         mean = np.empty((X.shape[0],) + coef.shape[1:])
         var = np.empty(X.shape[0])

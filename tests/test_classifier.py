@@ -244,7 +244,7 @@ def test_overflow_at_predict_raises_instead_of_nan(rng):
 
 @pytest.mark.parametrize("sigma2, match", [(1e-12, "the identity"), (1e12, "constant")])
 def test_degenerate_width_warns(rng, sigma2, match):
-    from lssvm.linalg.solvers import NumericalWarning
+    from lssvm.linalg import NumericalWarning
 
     X = rng.standard_normal((40, 2))
     y = np.where(X[:, 0] > 0, 1, -1)

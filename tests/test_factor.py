@@ -137,3 +137,91 @@ def test_empty_factor_is_filled_by_the_first_reorder_and_errors_name_the_problem
         CholeskyFactor(np.eye(3), [0, 1], 1.0)
     with pytest.raises(ValueError, match="CholeskyFactor.reorder: kernel_block must"):
         CholeskyFactor(np.eye(2), [0, 1], 1.0).reorder([1, 0])
+
+
+# --- the one Cholesky factorisation, and what a solve hands on (eta, s) -----------
+
+from lssvm.linalg import NotPositiveDefiniteError, NumericalWarning  # noqa: E402
+from lssvm.linalg.factor import PD_ADVICE  # noqa: E402
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_factorize_and_from_kernel_give_the_same_factor(weighted):
+    _, _, K, gamma = _problem(weighted=weighted)
+    lower = np.tril(K) + np.triu(np.full_like(K, np.nan), 1)  # only the lower is read
+    F = CholeskyFactor.factorize(lower, gamma)
+    G = CholeskyFactor.from_kernel(K, gamma)
+    np.testing.assert_allclose(np.tril(F.L), G.L, rtol=1e-12, atol=1e-14)
+    assert F.order.tolist() == list(range(len(K))) and F.kernel_block is None
+    assert np.isnan(lower[0, 1])  # overwrite=False leaves the input alone
+
+
+@pytest.mark.parametrize(
+    "make", [
+        lambda K: CholeskyFactor.factorize(K, 1e6),
+        lambda K: CholeskyFactor.from_kernel(K, 1e6),
+        lambda K: solve_bordered_kkt(K, 1e6, np.ones(len(K)), np.ones(len(K))),
+    ],
+    ids=["factorize", "from_kernel", "solver"],
+)  # fmt: skip
+def test_every_way_to_factor_fails_with_the_same_error_and_advice(make):
+    K = -np.eye(4)  # not positive semi-definite: K + I/gamma is not PD
+    with pytest.raises(NotPositiveDefiniteError, match="leading minor 1 of 4") as err:
+        make(K)
+    assert PD_ADVICE in str(err.value)
+
+
+@pytest.mark.parametrize("how", ["factorize", "from_kernel"])
+def test_every_way_to_factor_warns_when_h_is_singular_to_working_precision(how):
+    X = np.repeat(np.random.default_rng(0).standard_normal((5, 2)), 2, axis=0)
+    K = RBF(1.0)(X)  # duplicated rows: rank 5 of 10
+    make = getattr(CholeskyFactor, how)
+    with pytest.warns(NumericalWarning, match="ill-conditioned"):
+        make(K, 1e15)
+
+
+@pytest.mark.parametrize("signs", [False, True])
+def test_the_solution_carries_eta_and_s_of_the_elimination(signs):
+    _, y, K, gamma = _problem(weighted=True)
+    rng = np.random.default_rng(3)
+    a = np.sign(rng.standard_normal(len(y))) if signs else np.ones(len(y))
+    S = np.diag(a) if signs else np.eye(len(y))
+    sol = solve_bordered_kkt(K, gamma, a, y, signs=a if signs else None)
+    H = S @ _h(K, gamma, np.arange(len(K))) @ S  # Omega + I/gamma, Omega = S K S
+    eta = np.linalg.solve(H, a)  # [S 3.25] step 1
+    np.testing.assert_allclose(sol.eta, eta, rtol=1e-10)
+    np.testing.assert_allclose(sol.s, a @ eta, rtol=1e-10)  # step 2
+    assert solve_bordered_kkt(K, gamma, None, y).eta is None  # no border, no eta
+
+
+def test_half_solve_gives_the_quadratic_forms_and_caches_the_ones():
+    _, _, K, gamma = _problem()
+    F = CholeskyFactor.from_kernel(K, gamma)
+    B = np.random.default_rng(2).standard_normal((len(K), 3))
+    V = F.half_solve(B)
+    Hinv = np.linalg.inv(_h(K, gamma, np.arange(len(K))))
+    np.testing.assert_allclose(V.T @ V, B.T @ Hinv @ B, rtol=1e-10)
+    w, s = F.half_solve_ones()
+    np.testing.assert_allclose(s, Hinv.sum(), rtol=1e-10)  # 1^T H^{-1} 1
+    assert F.half_solve_ones()[0] is w  # kept while the factor is the same
+    F.update(np.arange(10), priority=np.zeros(len(K)))  # the factor changes
+    assert len(F.half_solve_ones()[0]) == 10
+
+
+def test_error_bars_solve_for_the_ones_once_per_factor_not_per_block(monkeypatch):
+    from lssvm import LSSVMRegressor
+    from lssvm.linalg import factor as factor_module
+
+    X, y, _, _ = _problem(n=60)
+    reg = LSSVMRegressor(gamma=5.0, sigma2=1.5).fit(X, y)
+    monkeypatch.setattr("lssvm._base._PREDICT_BLOCK_ENTRIES", 60 * 7)  # 7-row blocks
+    calls = []
+    real = factor_module.CholeskyFactor.half_solve
+
+    def counting(self, B):
+        calls.append(np.ndim(B))
+        return real(self, B)
+
+    monkeypatch.setattr(factor_module.CholeskyFactor, "half_solve", counting)
+    reg.predict(X[:30], return_std=True)
+    assert calls.count(1) == 1 and calls.count(2) == 5  # ones once; 5 blocks of rows

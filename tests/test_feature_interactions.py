@@ -24,7 +24,7 @@ from lssvm import (
 )
 from lssvm.linalg.memory import InsufficientMemoryError
 from lssvm.kernels import RBF
-from lssvm.linalg.solvers import NumericalWarning
+from lssvm.linalg import NumericalWarning
 
 N = 40
 

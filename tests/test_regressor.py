@@ -342,18 +342,24 @@ def test_multi_output_equals_separate_fits(multi_output, rng, solver, fit_interc
 def test_multi_output_uses_one_factorization(multi_output, monkeypatch):
     X, Y = multi_output
     calls = []
-    factor = lssvm.linalg.solvers._cholesky_solve
+    factorize = lssvm.linalg.factor._cholesky_upper  # the package's one Cholesky
+    solve = lssvm.linalg.factor.CholeskyFactor.solve
 
-    def counting(Omega, inv_gamma, rhs, overwrite):
-        calls.append(rhs.shape)
-        return factor(Omega, inv_gamma, rhs, overwrite)
+    def counting_factorize(A, **kwargs):
+        calls.append("factor")
+        return factorize(A, **kwargs)
 
-    monkeypatch.setattr(lssvm.linalg.solvers, "_cholesky_solve", counting)
+    def counting_solve(self, B):
+        calls.append(np.shape(B))
+        return solve(self, B)
+
+    monkeypatch.setattr(lssvm.linalg.factor, "_cholesky_upper", counting_factorize)
+    monkeypatch.setattr(lssvm.linalg.factor.CholeskyFactor, "solve", counting_solve)
     LSSVMRegressor().fit(X, Y)
-    assert calls == [(len(Y), 1 + Y.shape[1])]  # [1_v | Y]: one Cholesky
+    assert calls == ["factor", (len(Y), 1 + Y.shape[1])]  # one Cholesky, [1_v | Y]
     calls.clear()
     LSSVMRegressor(fit_intercept=False).fit(X, Y)
-    assert calls == [Y.shape]  # [Y]: no border
+    assert calls == ["factor", Y.shape]  # [Y]: no border
 
 
 def test_column_vector_target_gives_2d_attributes(regression_data):

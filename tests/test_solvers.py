@@ -595,7 +595,7 @@ def test_not_positive_definite_advice_points_the_right_way():
 def test_ill_conditioned_system_warns(rng):
     """Duplicated rows at gamma = 1e15: solved to round-off, but alpha is not split
     reliably between identical rows; a NumericalWarning says so."""
-    from lssvm.linalg.solvers import NumericalWarning
+    from lssvm.linalg import NumericalWarning
 
     X = rng.standard_normal((40, 2))
     X = np.vstack([X, X])

@@ -26,21 +26,94 @@ and the closed-form cross-validation do with it once they have it:
   :func:`update_cholesky`: the ordered Cholesky up/downdate of [P §5.2-5.3] [Peng16]
   (keep the common prefix, rebuild the trailing block).
 
+It also holds the one Cholesky factorisation of the package (:meth:`CholeskyFactor.factorize`
+for a matrix at hand, and the trailing block of :func:`update_cholesky`, both through
+``_cholesky_upper``: one LAPACK ``potrf`` call site, one :class:`NotPositiveDefiniteError`
+with its advice, one conditioning check that warns with :class:`NumericalWarning`), so the
+direct solver, the error bars, the probabilities, pruning and RLS-SVM fail and warn alike.
+
 This module imports no estimator and no solver (:mod:`lssvm.linalg.solvers` imports
-it to return its factor).
+it to factor and to return its factor).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import cholesky, lapack, solve_triangular
+from scipy.linalg import lapack, solve_triangular
 
 __all__ = [
     "CholeskyFactor",
+    "NotPositiveDefiniteError",
+    "NumericalWarning",
     "loo_from_diagonal",
     "update_cholesky",
 ]
+
+# What helps when H = Omega + I/gamma is not positive definite: 1/gamma is what
+# keeps H positive definite, so a smaller gamma helps and a larger one never does.
+PD_ADVICE = (
+    "The kernel may not be positive semi-definite, or gamma leaves too little "
+    "(1/gamma) on the diagonal: decrease gamma, check that the kernel is positive "
+    "semi-definite, or scale the inputs."
+)
+
+
+class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
+    """H = Omega + I/gamma is not positive definite (Cholesky failed, or CG met
+    p^T H p <= 0). Public as ``lssvm.linalg.NotPositiveDefiniteError``."""
+
+
+class NumericalWarning(UserWarning):
+    """A result lost accuracy to round-off (e.g. an ill-conditioned H), or was
+    repaired (e.g. a variance clipped to 0). Public as ``lssvm.linalg.NumericalWarning``."""
+
+
+def _cholesky_upper(A, *, clean, what="Omega + I/gamma"):
+    """U with U^T U = A, in place: the package's one Cholesky factorisation.
+
+    ``A`` is F-ordered with its upper triangle valid (the transpose of a C-ordered
+    array whose lower triangle holds the matrix: no copy). ``clean`` zeroes the
+    strict lower triangle of U (else it keeps A's entries, never read). Raises
+    :class:`NotPositiveDefiniteError` with :data:`PD_ADVICE` when a leading minor is
+    not positive; ``what`` names the matrix in that message.
+    """
+    U, info = lapack.dpotrf(A, lower=0, clean=int(bool(clean)), overwrite_a=1)
+    if info > 0:
+        raise NotPositiveDefiniteError(
+            f"Cholesky of {what} failed: matrix not positive definite "
+            f"(leading minor {info} of {A.shape[0]}). {PD_ADVICE}"
+        )
+    if info < 0:
+        raise np.linalg.LinAlgError(f"dpotrf failed (info={info}).")
+    return U
+
+
+def _warn_ill_conditioned(U, stacklevel=2):
+    """NumericalWarning when cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps), H = U^T U.
+
+    The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
+    number. Beyond 1/(n eps), H is singular to working precision: the solution still
+    satisfies the KKT system to round-off and predictions are sound, but the split
+    of alpha between (nearly) identical rows is arbitrary.
+    """
+    diag = np.abs(np.diagonal(U))
+    n = len(diag)
+    if n < 2 or diag.min() <= 0:
+        return
+    cond_bound = (diag.max() / diag.min()) ** 2
+    if cond_bound * n * np.finfo(np.float64).eps > 1.0:
+        warnings.warn(
+            f"Omega + I/gamma is ill-conditioned (condition number at least "
+            f"{cond_bound:.1e} for N = {n}): the KKT system is still solved to "
+            "round-off and predictions are sound, but the support values alpha_k "
+            "of (nearly) identical rows are not determined individually. Decrease "
+            "gamma for well-determined alpha_k.",
+            NumericalWarning,
+            stacklevel=stacklevel + 1,
+        )
 
 # Columns of U^{-1} per block in _inverse_diagonal: each block is a temporary of at
 # most 256 N floats (2 KiB per point, about 20 MB at N = 10^4) instead of the N^2 of
@@ -73,7 +146,7 @@ def _inverse_diagonal(factor, overwrite):
 
 
 def _loo_latent(
-    factor, t, beta, *, fit_intercept=True, overwrite=False
+    factor, t, beta, *, fit_intercept=True, overwrite=False, eta=None
 ) -> NDArray[np.float64]:
     """Exact leave-one-out latent outputs f^(-k)(x_k) of a fitted LS-SVM, no refit.
 
@@ -92,14 +165,17 @@ def _loo_latent(
         With the bias, C = H^{-1} - eta eta^T / s; without, C = H^{-1} [S 3.62].
     overwrite : bool
         Invert the factor in place (it is destroyed; saves an N x N copy).
+    eta : ndarray of shape (n,), optional
+        H^{-1} 1_v if known (with ``fit_intercept``); solved for otherwise.
 
     Returns
     -------
     ndarray, shape of ``t``: t_k - beta_k / C_kk (:func:`loo_from_diagonal`).
     """
     U = np.asarray(factor, dtype=np.float64)
-    eta = None
-    if fit_intercept:  # before the factor is overwritten
+    if not fit_intercept:
+        eta = None
+    elif eta is None:  # before the factor is overwritten
         eta, info = lapack.dpotrs(U, np.ones(U.shape[0]), lower=0)  # H eta = 1_v
         if info:
             raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
@@ -199,11 +275,12 @@ def update_cholesky(L, order, new_order, rows):
 
 def _lower_cholesky(A):
     """Lower factor of the symmetric A (C-ordered, destroyed): A^T is F-ordered, so
-    LAPACK factors it in place as U^T U without a copy, and L = U^T is C-ordered."""
+    LAPACK factors it in place as U^T U without a copy, and L = U^T is C-ordered
+    (its strict upper triangle zero)."""
     A = np.ascontiguousarray(A, dtype=np.float64)
     if A.shape[0] == 0:
         return A
-    return cholesky(A.T, lower=False, overwrite_a=True, check_finite=False).T
+    return _cholesky_upper(A.T, clean=True, what="K + diag(1/gamma_k)").T
 
 
 class CholeskyFactor:
@@ -243,12 +320,15 @@ class CholeskyFactor:
     Rows of right-hand sides, targets and coefficients follow ``order`` unless a
     method says otherwise (:meth:`positions` maps other row orders). ``upper`` is
     U = L^T, an F-ordered view (no copy), the form of LAPACK's ``lower=0`` routines.
-    The direct solver of :func:`lssvm.linalg.solvers.solve_bordered_kkt` wraps its
-    in-place factor U without a copy (L = U^T, ``order`` 0, ..., n - 1, no
-    ``kernel_block``: it solves, inverts and gives leave-one-out outputs, but is
-    not updated); ``solve_bordered_kkt(None, None, a, d, factor=F)`` solves the
-    bordered system [S 3.24] on the points of F by the elimination [S 3.25], two
-    triangular solves.
+    Two ways to make one, one factorisation behind both: :meth:`factorize` for a
+    matrix at hand (the direct solver of
+    :func:`lssvm.linalg.solvers.solve_bordered_kkt`, the error bars, the
+    probabilities: in place, L = U^T without a copy, ``order`` 0, ..., n - 1, no
+    ``kernel_block``, so it solves, inverts and gives leave-one-out outputs but is
+    not updated), and :meth:`from_kernel` / :meth:`from_block` for a factor that
+    :meth:`update` will change (pruning, RLS-SVM). ``solve_bordered_kkt(None, None,
+    a, d, factor=F)`` solves the bordered system [S 3.24] on the points of F by the
+    elimination [S 3.25], two triangular solves; :meth:`half_solve` is one of them.
 
     Examples
     --------
@@ -266,6 +346,7 @@ class CholeskyFactor:
     """
 
     def __init__(self, L, order, gamma, kernel_block=None):
+        self._ones_half = None  # (L, L^{-1} 1, s) cached by half_solve_ones
         self.L = np.asarray(L, dtype=np.float64)
         self.order = np.asarray(order, dtype=np.intp)
         if self.L.shape != (len(self.order),) * 2:
@@ -275,6 +356,30 @@ class CholeskyFactor:
             )
         self.gamma = gamma
         self.kernel_block = kernel_block
+
+    @classmethod
+    def factorize(cls, Omega, gamma, *, overwrite=False):
+        """Factor H = Omega + diag(1/gamma_k) [S 3.24] of a matrix at hand, in one
+        in-place Cholesky (the direct solver's, the error bars', the probabilities').
+
+        Only the lower triangle of ``Omega`` (n x n) is read, so
+        :meth:`lssvm.kernels.Kernel.gram_lower` can be passed directly;
+        ``overwrite=True`` factors it in place (no N x N copy when it is C-ordered
+        float64; it is destroyed). The factor's order is 0, ..., n - 1 and it has no
+        ``kernel_block`` (it solves, inverts and gives leave-one-out outputs, but
+        :meth:`update` needs :meth:`from_kernel`). Raises
+        :class:`NotPositiveDefiniteError` when H is not positive definite; warns
+        (:class:`NumericalWarning`) when it is singular to working precision.
+        """
+        H = np.array(Omega, dtype=np.float64, order="C", copy=not overwrite)
+        n = H.shape[0]
+        inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
+        H.flat[:: n + 1] += inv_gamma  # H = Omega + diag(1/gamma_k), [S 3.24]
+        # The lower triangle of a C-ordered H is the upper triangle of its F-ordered
+        # transpose: LAPACK factors it in place, H = U^T U (U's lower part not read).
+        U = _cholesky_upper(H.T, clean=False)
+        _warn_ill_conditioned(U, stacklevel=3)
+        return cls(U.T, np.arange(n), gamma)
 
     @classmethod
     def from_kernel(cls, K, gamma, order=None):
@@ -322,6 +427,26 @@ class CholeskyFactor:
             raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
         return Z
 
+    def half_solve(self, B):
+        """L^{-1} B = U^{-T} B, one triangular solve: ||L^{-1} b||^2 = b^T H^{-1} b.
+
+        The half of :meth:`solve` that quadratic forms need (the Gaussian-process
+        variance [S 3.60] of :func:`lssvm.gp.predictive_variance`).
+        """
+        return solve_triangular(
+            self.upper, np.asarray(B, dtype=np.float64), trans=1, lower=False,
+            check_finite=False,
+        )  # fmt: skip
+
+    def half_solve_ones(self):
+        """(w, s) with w = L^{-1} 1_v and s = w^T w = 1_v^T H^{-1} 1_v (the s of
+        [S 3.25]); computed once per factor and kept until the factor changes."""
+        cached = self._ones_half
+        if cached is None or cached[0] is not self.L:
+            w = self.half_solve(np.ones(len(self)))
+            cached = self._ones_half = (self.L, w, float(w @ w))
+        return cached[1], cached[2]
+
     def positions(self, index):
         """pos with ``index[pos] == order``, or None when ``index`` is the factor order.
 
@@ -360,15 +485,18 @@ class CholeskyFactor:
         """diag(H^{-1}) of H = U^T U; overwrite destroys the factor."""
         return _inverse_diagonal(self.upper, overwrite)
 
-    def loo_latent(self, t, beta, *, fit_intercept=True, overwrite=False):
+    def loo_latent(self, t, beta, *, fit_intercept=True, overwrite=False, eta=None):
         """Exact leave-one-out outputs t_k - beta_k / C_kk (:func:`loo_from_diagonal`).
 
         ``t`` and ``beta`` (shape (n,) or (n, m)) follow the factor order;
-        ``overwrite`` destroys the factor.
+        ``overwrite`` destroys the factor. ``eta``: H^{-1} 1_v when the caller has it
+        (:attr:`lssvm.linalg.solvers.KKTSolution.eta` of a regression-form solve),
+        else it is solved for here (with ``fit_intercept`` only).
         """
         return _loo_latent(
-            self.upper, t, beta, fit_intercept=fit_intercept, overwrite=overwrite
-        )
+            self.upper, t, beta, fit_intercept=fit_intercept, overwrite=overwrite,
+            eta=eta,
+        )  # fmt: skip
 
     def ordered(self, members, priority, *, keep_prefix=True):
         """The factor order :meth:`update` gives the set ``members``.
@@ -412,6 +540,7 @@ class CholeskyFactor:
             L, order, new_order, lambda idx: self.entries(idx, new_order)
         )
         self.order = new_order
+        _warn_ill_conditioned(self.upper, stacklevel=3)  # as factorize does
         return self
 
     def update(self, members, priority, *, keep_prefix=True, kernel_block=None):

@@ -40,19 +40,18 @@ from typing import Callable
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.linalg import blas, lapack
+from scipy.linalg import blas
 from sklearn.exceptions import ConvergenceWarning
 
 from . import memory as _memory
-from .factor import CholeskyFactor
+from .factor import PD_ADVICE, CholeskyFactor, NotPositiveDefiniteError
 
 __all__ = [
     "KKTSolution",
     "CGResult",
-    "NotPositiveDefiniteError",
-    "NumericalWarning",
     "solve_bordered_kkt",
     "conjugate_gradient",
+    "eliminate_border",
     "choose_method",
     "check_direct_memory",
     "preconditioner_rank",
@@ -87,24 +86,6 @@ AUTO_DIRECT_MAX_N = 15000
 NYSTROM_MAX_RANK = 500
 
 
-# What helps when H = Omega + I/gamma is not positive definite: 1/gamma is what
-# keeps H positive definite, so a smaller gamma helps and a larger one never does.
-PD_ADVICE = (
-    "The kernel may not be positive semi-definite, or gamma leaves too little "
-    "(1/gamma) on the diagonal: decrease gamma, check that the kernel is positive "
-    "semi-definite, or scale the inputs."
-)
-
-
-class NotPositiveDefiniteError(np.linalg.LinAlgError, ValueError):
-    """H = Omega + I/gamma is not positive definite (Cholesky failed)."""
-
-
-class NumericalWarning(UserWarning):
-    """A result lost accuracy to round-off (e.g. an ill-conditioned H), or was
-    repaired (e.g. a variance clipped to 0). Public as ``lssvm.linalg.NumericalWarning``."""
-
-
 @dataclass(frozen=True)
 class KKTSolution:
     """Solution of the bordered system [S 3.24].
@@ -122,10 +103,18 @@ class KKTSolution:
     factor : CholeskyFactor or None
         Direct solver: the :class:`lssvm.linalg.factor.CholeskyFactor` of
         K + I/gamma (K the matrix passed, before the ``signs`` scaling), on the
-        points 0, ..., n - 1 in order, with the ``gamma`` of the solve. It is the
+        points 0, ..., n - 1 in order, with the ``gamma`` of the solve
+        (:meth:`~lssvm.linalg.factor.CholeskyFactor.factorize`). It is the
         factor computed in place, not a copy: ``factor.upper`` is U (U^T U =
         K + I/gamma) in the upper triangle of an F-ordered array. None for CG and
         for a solve given a ``factor`` (its caller holds it).
+    eta : ndarray of shape (n_samples,) or None
+        eta = H^{-1} a of [S 3.25] step 1 (H = Omega + I/gamma, Omega after the
+        ``signs`` scaling): the regression form's H^{-1} 1_v, which closed-form
+        leave-one-out reuses. None without the border (``a=None``) and where a
+        caller builds a solution without it.
+    s : float or None
+        s = a^T eta > 0 of [S 3.25] step 2; None with ``eta``.
     """
 
     alpha: NDArray[np.float64]
@@ -133,6 +122,8 @@ class KKTSolution:
     n_iter: int
     converged: bool
     factor: CholeskyFactor | None = None
+    eta: NDArray[np.float64] | None = None
+    s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -321,11 +312,9 @@ def solve_bordered_kkt(
             )
         Z = factor.solve(rhs)  # two triangular solves, no new factor
         n_iter, converged, factor = 0, True, None  # the caller holds the factor
-    elif method == "direct":
-        inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
-        Z, U = _cholesky_solve(Omega, inv_gamma, rhs, overwrite)
-        # the factor computed in place, wrapped without a copy: L = U^T
-        factor = CholeskyFactor(U.T, np.arange(U.shape[0]), gamma)
+    elif method == "direct":  # one in-place Cholesky of H, the package's one
+        factor = CholeskyFactor.factorize(Omega, gamma, overwrite=overwrite)
+        Z = factor.solve(rhs)  # two triangular solves
         n_iter, converged = 0, True
     else:
         inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
@@ -337,11 +326,11 @@ def solve_bordered_kkt(
     if signs is not None:
         Z *= np.asarray(signs, dtype=np.float64)[:, None]
 
+    eta = s = None
     if bordered:
         eta, nu = Z[:, 0], Z[:, 1:]  # [S 3.25] step 1: H eta = a, H nu = d
-        s = a @ eta  # [S 3.25] step 2
-        b = (eta @ d2) / s  # [S 3.25] step 3, one b per column of d
-        alpha = nu - np.outer(eta, b)  # [S 3.25] step 3
+        s = float(a @ eta)  # [S 3.25] step 2
+        alpha, b = eliminate_border(eta, s, nu, d2)  # [S 3.25] step 3
     else:
         alpha, b = Z, np.zeros(d2.shape[1])  # [S 3.62]: H alpha = d, b = 0
     if not np.all(np.isfinite(alpha)):
@@ -351,52 +340,35 @@ def solve_bordered_kkt(
         )
     if d.ndim == 1:
         alpha, b = alpha[:, 0], float(b[0])
-    return KKTSolution(alpha, b, n_iter, converged, factor)
+    return KKTSolution(alpha, b, n_iter, converged, factor, eta, s)
 
 
-def _cholesky_solve(Omega, inv_gamma, rhs, overwrite):
-    """Solve (Omega + I/gamma) Z = rhs: one in-place Cholesky of the lower triangle."""
-    H = np.array(Omega, dtype=np.float64, order="C", copy=not overwrite)
-    n = H.shape[0]
-    H.flat[:: n + 1] += inv_gamma  # H = Omega + I/gamma, [S 3.24]
-    # The lower triangle of a C-ordered H is the upper triangle of its F-ordered
-    # transpose: LAPACK factors it in place, H = U^T U.
-    U, info = lapack.dpotrf(H.T, lower=0, clean=0, overwrite_a=1)
-    if info > 0:
-        raise NotPositiveDefiniteError(
-            f"Cholesky of Omega + I/gamma failed: matrix not positive definite "
-            f"(leading minor {info} of {n}). {PD_ADVICE}"
-        )
-    _warn_ill_conditioned(U)
-    Z, info = lapack.dpotrs(U, rhs, lower=0)
-    if info:
-        raise np.linalg.LinAlgError(f"dpotrs failed (info={info}).")
-    return Z, U
+def eliminate_border(eta, s, nu, d):
+    r"""[S 3.25] step 3: b = eta^T d / s and alpha = nu - eta b, per column of d.
 
+    Given step 1 (eta = H^{-1} a, nu = H^{-1} d) and step 2 (s = a^T eta), this
+    solves the bordered system [S 3.24]: the one place the elimination is written
+    (:func:`solve_bordered_kkt`, and the eigendecomposition path of
+    :class:`lssvm.model_selection.ClosedFormCV`, which gets eta and nu otherwise).
 
-def _warn_ill_conditioned(U):
-    """NumericalWarning when cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps), H = U^T U.
+    Parameters
+    ----------
+    eta : ndarray of shape (n,)
+    s : float
+    nu, d : ndarray of shape (n, m)
 
-    The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
-    number. Beyond 1/(n eps), H is singular to working precision: the solution still
-    satisfies the KKT system to round-off and predictions are sound, but the split
-    of alpha between (nearly) identical rows is arbitrary.
+    Returns
+    -------
+    alpha : ndarray of shape (n, m)
+    b : ndarray of shape (m,)
+
+    >>> eta, nu, d = np.array([0.5, 0.5]), np.array([[1.0], [0.0]]), np.ones((2, 1))
+    >>> alpha, b = eliminate_border(eta, 1.0, nu, d)
+    >>> alpha.ravel().tolist(), b.tolist()
+    ([0.5, -0.5], [1.0])
     """
-    diag = np.abs(np.diagonal(U))
-    n = len(diag)
-    if n < 2 or diag.min() <= 0:
-        return
-    cond_bound = (diag.max() / diag.min()) ** 2
-    if cond_bound * n * np.finfo(np.float64).eps > 1.0:
-        warnings.warn(
-            f"Omega + I/gamma is ill-conditioned (condition number at least "
-            f"{cond_bound:.1e} for N = {n}): the KKT system is still solved to "
-            "round-off and predictions are sound, but the support values alpha_k "
-            "of (nearly) identical rows are not determined individually. Decrease "
-            "gamma for well-determined alpha_k.",
-            NumericalWarning,
-            stacklevel=4,
-        )
+    b = (eta @ d) / s  # [S 3.25] step 3, one b per column of d
+    return nu - np.outer(eta, b), b  # alpha = nu - eta b
 
 
 def _cg_solve(Omega, inv_gamma, rhs, **options):

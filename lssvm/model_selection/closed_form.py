@@ -64,7 +64,8 @@ from sklearn.model_selection import check_cv
 
 from .._validation import positive_weight_rows
 from ..linalg.factor import loo_from_diagonal
-from ..linalg.solvers import PD_ADVICE, NotPositiveDefiniteError, solve_bordered_kkt
+from ..linalg.factor import PD_ADVICE, NotPositiveDefiniteError
+from ..linalg.solvers import eliminate_border, solve_bordered_kkt
 
 __all__ = [
     "ClosedFormCV",
@@ -267,17 +268,22 @@ class ClosedFormCV:
         ones = np.ones(n)
         if self.sample_weight is not None:
             gamma = gamma * np.asarray(self.sample_weight)  # gamma_k = gamma w_k
-        sol = solve_bordered_kkt(self.K, gamma, ones, self.Y)  # [S 3.32], one Cholesky
-        factor = sol.factor  # the CholeskyFactor of H = K + diag(1/gamma_k)
+        # [S 3.32] by one Cholesky of H = K + diag(1/gamma_k) and the elimination
+        # [S 3.25], whose eta = H^{-1} 1_v and s are the C of the closed form;
+        # without the bias [S 3.62]: beta = H^{-1} Y, C = H^{-1}
+        a = ones if self.fit_intercept else None
+        sol = solve_bordered_kkt(self.K, gamma, a, self.Y)
+        factor = sol.factor  # the CholeskyFactor of H
+        beta = sol.alpha.reshape(n, -1)
         if self.fit_intercept:
-            eta = factor.solve(ones)  # H eta = 1_v
-            coef = _Coefficients(eta, eta.sum(), sol.alpha.reshape(n, -1))
-        else:  # [S 3.62]: beta = H^{-1} Y, C = H^{-1}
-            coef = _Coefficients(np.zeros(n), 1.0, factor.solve(self.Y))
+            coef = _Coefficients(sol.eta, sol.s, beta)
+        else:
+            coef = _Coefficients(np.zeros(n), 1.0, beta)
         if self._loo:  # the one leave-one-out formula, from the factor
             loo = factor.loo_latent(
-                self.Y, coef.beta, fit_intercept=self.fit_intercept, overwrite=True
-            )
+                self.Y, coef.beta, fit_intercept=self.fit_intercept, overwrite=True,
+                eta=sol.eta,
+            )  # fmt: skip
             return coef, None, None, loo
         # H^{-1} in place of the factor; only its upper triangle is valid, which is
         # the upper triangle of each block (H^{-1})_VV for sorted V.
@@ -292,9 +298,9 @@ class ClosedFormCV:
     def _coefficients(self, eta, nu):
         if not self.fit_intercept:  # C = H^{-1}: no eta term, beta = H^{-1} Y
             return _Coefficients(np.zeros_like(eta), 1.0, nu)
-        s = eta.sum()
-        b = eta @ self.Y / s  # [S 3.25] step 3
-        return _Coefficients(eta, s, nu - np.outer(eta, b))
+        s = eta.sum()  # [S 3.25] step 2 with a = 1_v
+        beta, _ = eliminate_border(eta, s, nu, self.Y)  # [S 3.25] step 3
+        return _Coefficients(eta, s, beta)
 
 
 def _eigh_above(K, tol):

@@ -96,9 +96,9 @@ from .._validation import (
     validate_params,
 )
 from ..kernels import Precomputed, fit_view
-from ..linalg.factor import CholeskyFactor
+from ..linalg.factor import CholeskyFactor, NotPositiveDefiniteError
 from ..linalg.memory import check_dense_memory
-from ..linalg.solvers import NotPositiveDefiniteError, solve_bordered_kkt
+from ..linalg.solvers import solve_bordered_kkt
 
 __all__ = ["RLSSVMClassifier", "solve_on_support", "Optimality"]
 

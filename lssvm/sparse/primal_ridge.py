@@ -46,7 +46,7 @@ from scipy.linalg import cho_factor, cho_solve
 from .._base import is_dask
 from .._validation import check_n_jobs
 from ..kernels import blas_controller
-from ..linalg.solvers import NumericalWarning
+from ..linalg.factor import NumericalWarning
 
 __all__ = [
     "pairwise_sum", "accumulate", "accumulate_dask", "solve_ridge", "cv_errors",
