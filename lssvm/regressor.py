@@ -87,7 +87,11 @@ class LSSVMRegressor(RegressorMixin, LSSVMBase):
     :class:`lssvm.linalg.factor.CholeskyFactor` in the private cache
     ``_cholesky_`` (None until then; every fit empties it), for later calls,
     whatever the ``solver`` of the fit: after a CG fit the error bars equal the
-    direct fit's.
+    direct fit's. This is a choice: keeping the fit's own factor would save that
+    second factorisation (N^3/3 flops) but hold 8 N^2 bytes in every fitted
+    regressor, most of which are never asked for error bars; the factorisation
+    itself is the package's one (:meth:`~lssvm.linalg.factor.CholeskyFactor.factorize`,
+    as in the direct solver).
     Inputs of any float dtype are converted to float64; outputs are float64.
 
     scikit-learn's ``KernelRidge(alpha)`` is this estimator with
