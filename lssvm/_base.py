@@ -3,9 +3,10 @@
 The classifier [S 3.5-3.7] and the function estimator [S 3.32-3.34] differ only in
 the border vector ``a``, the right-hand side ``d`` and the signs of Omega; both
 hand their system to :func:`lssvm.linalg.solvers.solve_bordered_kkt`, through
-:func:`solve_kkt_default`, which picks the direct solver or matrix-free CG, and
-drops the border (and b) when ``fit_intercept=False``: [S 3.62], the system of
-regularization networks [S 3.50] and Gaussian processes [S 3.63].
+:meth:`LSSVMBase._solve_kkt`, which drops the border (and b) when
+``fit_intercept=False`` ([S 3.62], the system of regularization networks [S 3.50] and
+Gaussian processes [S 3.63]) and then calls :func:`solve_kkt_default` (the direct
+solver or matrix-free CG) or the solver :func:`fit_with_kkt_solver` handed the fit.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ._validation import (
     PositiveArray,
     check_finite_output,
     check_kernel,
+    owner_name,
     positive_weight_rows,
     validate_params,
 )
@@ -67,11 +69,6 @@ SOLVER_CONSTRAINTS = {
 def is_dask(a) -> bool:
     """True for a Dask array (any object of a dask.* module with chunks)."""
     return type(a).__module__.startswith("dask.") and hasattr(a, "chunks")
-
-
-def _owner_name(owner) -> str:
-    """The name errors give: an estimator's class name, or a function's name."""
-    return owner if isinstance(owner, str) else type(owner).__name__
 
 
 def resolve_sigma2(sigma2, X, kernel="rbf"):
@@ -147,7 +144,7 @@ def warn_degenerate_width(kernel, X, *, owner):
     if what is None:
         return
     warnings.warn(
-        f"{_owner_name(owner)}: with {kernel!r} the kernel matrix is numerically "
+        f"{owner_name(owner)}: with {kernel!r} the kernel matrix is numerically "
         f"{what}. Choose sigma2 on the scale of the squared distances (or scale "
         "the inputs).",
         NumericalWarning,
@@ -160,7 +157,8 @@ def fitted_kernel(estimator, X=None):
 
     Every parameter is validated first (the constraints table, as at the start of
     ``fit``), then the kernel is built with sigma2="scale" resolved on X. Pruning
-    builds the kernel matrix of its first factor with it (:mod:`lssvm.sparse.pruning`).
+    builds the kernel matrix of its first factor with it
+    (:mod:`lssvm.sparse.stage_factor`).
     """
     validate_params(estimator)
     return estimator._make_kernel(X)
@@ -169,36 +167,39 @@ def fitted_kernel(estimator, X=None):
 def fit_with_kkt_solver(estimator, solve, X, y, **fit_params):
     """``estimator.fit(X, y, **fit_params)`` with ``solve`` in place of its KKT solve.
 
-    ``solve(kernel, X, gamma, a, d, signs=None) -> KKTSolution`` has the signature
-    of :func:`solve_kkt_default` (less the estimator) and may call it for the
-    systems it does not cover. This is the one hook through which a caller hands a
-    fit a factor it already has (pruning passes its downdated Cholesky factor,
-    :mod:`lssvm.sparse.pruning`). ``solve`` is an argument of the fit
-    (``LSSVMBase._fit(X, y, ..., kkt_solver=solve)``, the body of every ``fit``),
-    never stored on the estimator: the fitted estimator is an ordinary one.
+    ``solve(kernel, X, gamma, a, d, signs=None) -> KKTSolution`` solves [S 3.24] for
+    the rows X; it may call :func:`solve_kkt_default` for the systems it does not
+    cover. It receives the system the fit's rule gives: ``a=None`` for the model
+    without bias (``fit_intercept=False``: no border, b = 0, [S 3.62]), so it
+    never reads ``fit_intercept`` itself. This is the one hook through which a
+    caller hands a fit a factor it already has (pruning passes its downdated
+    Cholesky factor, :mod:`lssvm.sparse.stage_factor`). ``solve`` is an argument of
+    the fit (``LSSVMBase._fit(X, y, ..., kkt_solver=solve)``, the body of every
+    ``fit``), never stored on the estimator: the fitted estimator is an ordinary one.
     Returns what ``fit`` returns.
     """
     return estimator._fit(X, y, **fit_params, kkt_solver=solve)
 
 
-def solve_kkt_default(estimator, kernel, X, gamma, a, d, signs=None):
+def solve_kkt_default(estimator, kernel, X, gamma, a, d, signs=None, *, on_dask=False):
     """Solve [S 3.24] with Omega = S K S for K = kernel(X, X), by ``estimator.solver``.
 
     The KKT solve of every LS-SVM fit unless :func:`fit_with_kkt_solver` hands the
-    fit another. ``fit_intercept=False`` drops the border ``a``:
-    (Omega + I/gamma) alpha = d, [S 3.62], b = 0. "direct": the lower triangle of K,
-    factored in place. "cg": K as an operator, never stored, and a Nystrom
-    preconditioner for K + I/gamma.
+    fit another. ``a=None`` solves the system without border,
+    (Omega + I/gamma) alpha = d, [S 3.62], b = 0: the fit passes it for
+    ``fit_intercept=False`` (:meth:`LSSVMBase._solve_kkt`). "direct": the lower
+    triangle of K, factored in place. "cg": K as an operator, never stored, and a
+    Nystrom preconditioner for K + I/gamma. ``on_dask``: the fit's X came as a Dask
+    array (always CG, the kernel products on the current ``dask.distributed``
+    client). ``estimator`` gives the parameters ``solver``, ``tol`` and ``n_jobs``
+    and names the owner in errors and warnings.
     """
     n = X.shape[0]
     warn_degenerate_width(kernel, X, owner=estimator)
-    if not estimator.fit_intercept:
-        a = None  # [S 3.62]: no border, no b
     if np.ndim(gamma):  # weighted: the preconditioner takes the mean diagonal
         shift = float(np.mean(1.0 / np.asarray(gamma)))
     else:
         shift = 1.0 / gamma
-    on_dask = getattr(estimator, "_on_dask", False)  # a Dask X: always CG
     if not on_dask and solvers.choose_method(estimator.solver, n) == "direct":
         solvers.check_direct_memory(n, owner=estimator)  # before the N x N matrix
         K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
@@ -376,10 +377,18 @@ default="rbf"
 
     def _solve_kkt(self, kernel, X, gamma, a, d, signs=None, *, kkt_solver=None):
         """A KKT solve of ``fit``: ``kkt_solver`` when given
-        (:func:`fit_with_kkt_solver`), else :func:`solve_kkt_default`."""
+        (:func:`fit_with_kkt_solver`), else :func:`solve_kkt_default`.
+
+        The one place of the rule for ``fit_intercept=False``: both solvers get
+        ``a=None`` then. Called after :meth:`_from_dask` (which sets ``_on_dask``).
+        """
+        if not self.fit_intercept:
+            a = None  # [S 3.62]: no border, no b
         if kkt_solver is not None:
             return kkt_solver(kernel, X, gamma, a, d, signs=signs)
-        return solve_kkt_default(self, kernel, X, gamma, a, d, signs=signs)
+        return solve_kkt_default(
+            self, kernel, X, gamma, a, d, signs=signs, on_dask=self._on_dask
+        )
 
     def _from_dask(self, X, y):
         """X, y as numpy arrays; remember whether X came as a Dask array.

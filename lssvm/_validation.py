@@ -30,6 +30,8 @@ __all__ = [
     "check_n_jobs",
     "check_count",
     "check_numeric_targets",
+    "owner_name",
+    "owner_prefix",
     "check_sample_weight",
     "positive_weight_rows",
     "check_finite_output",
@@ -58,11 +60,23 @@ __all__ = [
 GAMMA_MEANING = "regularization constant of [S 3.1]"
 
 
-def _owner(owner) -> str:
-    """'Name: ' of an estimator, or of a function given by its name."""
-    if owner is None:
-        return ""
-    return f"{owner if isinstance(owner, str) else type(owner).__name__}: "
+def owner_name(owner) -> str:
+    """The name a message gives its owner: a string as is (a function's name), else
+    the class name of the object (an estimator).
+
+    >>> owner_name("prune"), owner_name(np.zeros(1))
+    ('prune', 'ndarray')
+    """
+    return owner if isinstance(owner, str) else type(owner).__name__
+
+
+def owner_prefix(owner) -> str:
+    """The start of a message, "Name: " (:func:`owner_name`); "" for no owner (None).
+
+    >>> owner_prefix("level2") + "gamma must be ..."
+    'level2: gamma must be ...'
+    """
+    return "" if owner is None else f"{owner_name(owner)}: "
 
 
 def check_sample_weight(sample_weight, X, *, owner):
@@ -71,9 +85,28 @@ def check_sample_weight(sample_weight, X, *, owner):
     The weighted LS-SVM multiplies gamma by w_k on the diagonal of [S 3.24]
     (H = Omega + diag(1 / (gamma w_k))); a zero weight is an infinite diagonal
     entry, which removes the row exactly: callers drop those rows (``w > 0``).
+
+    ``X``: the data, or only its number of rows N (an int: a Dask X, whose rows
+    are not gathered). ``sample_weight``: one weight per row, one number for
+    every row, or a Dask array (gathered here: 8 N bytes).
+
+    >>> check_sample_weight(2.0, 3, owner="fit")
+    array([2., 2., 2.])
+    >>> check_sample_weight([1.0, -1.0, 0.0], 3, owner="fit")
+    Traceback (most recent call last):
+    ...
+    ValueError: fit: sample_weight must be finite and >= 0 (0 leaves the row out); got 1 negative or non-finite entry, the first sample_weight[1]=-1.0.
+    >>> check_sample_weight([0.0, 0.0], 2, owner="fit")
+    Traceback (most recent call last):
+    ...
+    ValueError: fit: sample_weight must have at least one positive entry; got 2 zero weights.
     """
     if sample_weight is None:
         return None
+    if hasattr(sample_weight, "compute"):  # a Dask array (or other lazy array)
+        sample_weight = np.asarray(sample_weight.compute())
+    if isinstance(X, numbers.Integral):
+        X = np.empty((int(X), 0))  # only the row count is read
     try:
         values = np.asarray(sample_weight, dtype=np.float64).ravel()
     except (TypeError, ValueError):
@@ -82,19 +115,25 @@ def check_sample_weight(sample_weight, X, *, owner):
     if bad.size:
         k = int(bad[0])
         raise ValueError(
-            f"{_owner(owner)}sample_weight must be finite and >= 0 (0 leaves the "
-            f"row out); got {bad.size} other entries, the first "
+            f"{owner_prefix(owner)}sample_weight must be finite and >= 0 (0 leaves "
+            f"the row out); got {bad.size} negative or non-finite "
+            f"entr{'y' if bad.size == 1 else 'ies'}, the first "
             f"sample_weight[{k}]={float(values[k])!r}."
+        )
+    if values.size and not np.any(values > 0):  # before scikit-learn's wording
+        raise ValueError(
+            f"{owner_prefix(owner)}sample_weight must have at least one positive "
+            f"entry; got {values.size} zero weights."
         )
     try:
         w = _check_sample_weight(
             sample_weight, X, dtype=np.float64, ensure_non_negative=True
         )
     except ValueError as exc:
-        raise ValueError(f"{_owner(owner)}sample_weight: {exc}") from None
+        raise ValueError(f"{owner_prefix(owner)}sample_weight: {exc}") from None
     if not np.any(w > 0):
         raise ValueError(
-            f"{_owner(owner)}sample_weight must have at least one positive "
+            f"{owner_prefix(owner)}sample_weight must have at least one positive "
             f"entry; got {X.shape[0]} zero weights."
         )
     return w
@@ -119,7 +158,7 @@ def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):
         missing = [c for c in classes if not np.any(kept_labels == c)]
         if missing:
             raise ValueError(
-                f"{_owner(owner)}sample_weight is 0 for every sample of "
+                f"{owner_prefix(owner)}sample_weight is 0 for every sample of "
                 f"class(es) {missing}; each of the classes {classes} "
                 "needs a sample of positive weight (drop the class from y instead)."
             )
@@ -139,7 +178,8 @@ def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
         return float(value)
     what = f" ({meaning})" if meaning else ""
     raise ValueError(
-        f"{_owner(owner)}{name} must be a positive float{what}; got {name}={value!r}."
+        f"{owner_prefix(owner)}{name} must be a positive float{what}; "
+        f"got {name}={value!r}."
     )
 
 
@@ -148,7 +188,7 @@ def check_classes(classes, *, owner) -> None:
     n_classes = len(classes)
     if n_classes < 2:
         raise ValueError(
-            f"{type(owner).__name__} needs at least 2 classes; got {n_classes} class: "
+            f"{owner_name(owner)} needs at least 2 classes; got {n_classes} class: "
             f"{list(classes)}."
         )
 
@@ -177,7 +217,7 @@ def check_count(value, name: str, *, minimum: int, meaning: str = "", owner=None
         return int(value)
     what = f" ({meaning})" if meaning else ""
     raise ValueError(
-        f"{_owner(owner)}{name} must be an integer >= {minimum}{what}; "
+        f"{owner_prefix(owner)}{name} must be an integer >= {minimum}{what}; "
         f"got {name}={value!r}."
     )
 
@@ -202,7 +242,7 @@ def check_numeric_targets(y, *, owner=None):
         except (TypeError, ValueError):
             pass
     raise ValueError(
-        f"{_owner(owner)}y must be numeric (real regression targets); got an "
+        f"{owner_prefix(owner)}y must be numeric (real regression targets); got an "
         f"array of dtype {y.dtype}."
     )
 
@@ -219,7 +259,7 @@ def check_finite_output(values, kernel, *, owner=None):
         return values
     rows = np.flatnonzero(bad.reshape(bad.shape[0], -1).any(axis=1))
     raise ValueError(
-        f"{_owner(owner)}the model's output is NaN or inf for {len(rows)} of "
+        f"{owner_prefix(owner)}the model's output is NaN or inf for {len(rows)} of "
         f"{bad.shape[0]} rows of X (first: {rows[:5].tolist()}): the kernel "
         f"{kernel!r} overflows (or X holds extreme values) at these inputs. Scale "
         "the inputs as the training data were scaled, or use a bounded kernel "
@@ -280,7 +320,7 @@ def check_not_precomputed(kernel, *, owner) -> None:
     ValueError: rfe: kernel='precomputed' is not supported by rfe; kernel must be a kernel name, a Kernel or a callable (the method needs the inputs, not only their Gram matrix); got kernel='precomputed'.
     """
     if isinstance(kernel, str) and kernel == "precomputed":
-        name = owner if isinstance(owner, str) else type(owner).__name__
+        name = owner_name(owner)
         raise ValueError(
             f"{name}: kernel='precomputed' is not supported by {name}; kernel must "
             "be a kernel name, a Kernel or a callable (the method needs the inputs, "
@@ -299,7 +339,7 @@ def check_kernel(kernel, *, sigma2, degree, tau, owner):
     try:
         return make_kernel(kernel, sigma2=sigma2, degree=degree, tau=tau)
     except ValueError as exc:
-        raise ValueError(f"{_owner(owner)}{exc}") from None
+        raise ValueError(f"{owner_prefix(owner)}{exc}") from None
 
 
 # ------------------------------------------------------------------ constraints table
@@ -585,7 +625,8 @@ def check_constraints(value, name: str, constraints, *, owner=None):
     if any(c.allows(value) for c in constraints):
         return value
     raise ValueError(
-        f"{_owner(owner)}{name} must be {describe(constraints)}; got {name}={value!r}."
+        f"{owner_prefix(owner)}{name} must be {describe(constraints)}; "
+        f"got {name}={value!r}."
     )
 
 

@@ -20,6 +20,7 @@ decoded by Hamming distance (the book's rule), loss, or a decision DAG.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from typing import NamedTuple
 
@@ -28,7 +29,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import multiclass as mc
 from . import probability as prob
@@ -49,13 +50,13 @@ from ._validation import (
     check_constraints,
     check_finite_output,
     check_kernel,
+    check_positive,
     validate_params,
 )
 from .gp import predictive_variance
 from .kernels import Precomputed, fit_view
 from .linalg.factor import CholeskyFactor, NotPositiveDefiniteError, NumericalWarning
 from .linalg.memory import check_dense_memory
-from .linalg.solvers import solve_bordered_kkt
 
 __all__ = ["LSSVMClassifier", "BIT_PARAM_NAMES", "PROBABILITY_METHODS"]
 
@@ -114,30 +115,6 @@ def check_probability(value, owner):
     return value if isinstance(value, str) else bool(value)
 
 
-def fitted_probability(model):
-    """The ``probability`` a classifier was last fitted with (False, True or "bayes").
-
-    None for a model not fitted. It can differ from ``model.probability`` after
-    ``set_params(probability=...)``; :func:`lssvm.bayes.class_probability` reads it
-    to know whether the model holds the moderated output's factor.
-    """
-    return getattr(model, "_probability_fitted", None)
-
-
-def moderated_probability(model, X, *, mu=None, zeta=None, prior=None):
-    """P(y = ``classes_[1]`` | x) of a classifier fitted with probability="bayes".
-
-    The moderated output [VanGestel01] of ``predict_proba``: the latent m(x) of
-    [S 3.7] and the Gaussian-process variance of [S 3.60] from the fit's Cholesky
-    factor, with ``mu``, ``zeta`` and ``prior`` (pi_+) defaulting to the fit's
-    (``mu_``, ``zeta_``, the weighted share of class +1).
-    :func:`lssvm.bayes.class_probability` passes those of a level-2 result.
-    Returns an array of shape (n_samples,).
-    """
-    m = model.bit_outputs(X)[:, 0]  # fitted, features and their names checked
-    return model._bayes_proba(X, m, mu=mu, zeta=zeta, prior=prior)
-
-
 #: The parameters LSSVMClassifier adds to LSSVMBase (also LSSVMClassifierCV's).
 CLASSIFIER_CONSTRAINTS = {
     "coding": [Unchecked("lssvm.multiclass.codebook")],
@@ -189,7 +166,8 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         moderated output of the evidence framework at this gamma
         (:func:`lssvm.probability.moderated_output`, the same formula as
         :func:`lssvm.bayes.class_probability`, with mu from
-        :func:`lssvm.probability.evidence_mu`); it keeps the Cholesky factor of
+        :func:`lssvm.probability.evidence_mu`; :meth:`moderated_output` gives it
+        for other mu, zeta and prior); it keeps the Cholesky factor of
         K + I/gamma (8 N^2 bytes; a :class:`lssvm.linalg.factor.CholeskyFactor` in
         the private ``_cholesky_``). The argmax of ``predict_proba`` can differ from
         ``predict`` near the boundary (as in SVC).
@@ -226,12 +204,21 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
     n_iter_ : int
         CG iterations (the most over the systems; 0 for the direct solver).
     n_features_in_ : int
+    probability_ : {False, True, "bayes"}
+        The ``probability`` of the last fit (``probability`` checked, as
+        ``predict_proba`` uses it). It decides which of the attributes below exist,
+        and it stays when ``set_params(probability=...)`` changes the parameter
+        after the fit (``predict_proba`` then asks for a new fit).
     probA_, probB_ : ndarray of shape (n_bits,)
         With ``probability=True``: Platt's sigmoid of each bit,
         P(bit = +1 | f) = 1 / (1 + exp(A f + B)).
     loo_decision_ : ndarray of shape (n_samples,) or (n_samples, n_bits)
         With ``probability=True``: the leave-one-out latent outputs the sigmoids
         were fitted to (0 on rows a bit does not use).
+    mu_, zeta_ : float
+        With ``probability="bayes"``: the evidence framework's mu and
+        zeta = gamma mu at this gamma (:func:`lssvm.probability.evidence_mu`),
+        the defaults of :meth:`moderated_output`.
 
     Examples
     --------
@@ -501,10 +488,10 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             what=f"probability={method!r} (the Cholesky factor of K + I/gamma)",
             alternative="use probability=False with solver='cg'",
         )  # fmt: skip
-        return solve_bordered_kkt(
-            kernel.gram_lower(X_rows), gamma_rows, None, np.zeros(len(X_rows)),
-            overwrite=True,
-        ).factor  # fmt: skip
+        # the package's one factorisation of K + diag(1/gamma_k), in place
+        return CholeskyFactor.factorize(
+            kernel.gram_lower(X_rows), gamma_rows, overwrite=True
+        )
 
     def _store_model(self, X, y_index, w, C, Y, T, per_bit, solved):
         """The fitted model [S 3.7]: alpha_k = beta_k y_k, e_k = alpha_k / gamma_k."""
@@ -592,7 +579,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         """
         for name in _PROBABILITY_ATTRIBUTES:
             self.__dict__.pop(name, None)
-        self._probability_fitted = method
+        self.probability_ = method
         if method is True:
             loo = solved.loo
             n_bits = Y.shape[1]
@@ -622,7 +609,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         """
         latent = self.bit_outputs(X)  # checks that the model is fitted
         method = check_probability(self.probability, self)
-        fitted = getattr(self, "_probability_fitted", method)
+        fitted = self.probability_
         if fitted != method:  # set_params(probability=...) after the fit
             raise NotFittedError(
                 f"{type(self).__name__}: predict_proba needs a model fitted with "
@@ -655,12 +642,65 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         with np.errstate(divide="ignore"):
             return np.log(self.predict_proba(X))
 
+    def moderated_output(self, X, *, mu=None, zeta=None, prior=None):
+        r"""P(y = ``classes_[1]`` | x) of the moderated output [VanGestel01].
+
+        The ``predict_proba`` of ``probability="bayes"`` (its second column), with
+        the option of other hyper-parameters: the latent m(x) of [S 3.7] and the
+        Gaussian-process variance var_gp(x) of [S 3.60] (from the Cholesky factor
+        the fit keeps) give
+        :math:`P = 1 / (1 + \exp(-2 m / v - \log(\pi_+/\pi_-)))`,
+        :math:`v = 1/\zeta + \mathrm{var}_{gp}/\mu`
+        (:func:`lssvm.probability.moderated_output`).
+        :func:`lssvm.bayes.class_probability` passes the mu and zeta of a level-2
+        result.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        mu, zeta : float, optional
+            Precisions of the prior on w and of the errors [VG 1]; default
+            ``mu_``, ``zeta_`` (the evidence framework's at the fit's gamma).
+        prior : float in (0, 1), optional
+            pi_+ = P(y = ``classes_[1]``); default: the share of ``classes_[1]``
+            among the training rows, weighted by ``sample_weight``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted, or was fitted without ``probability="bayes"``
+            (``probability_`` says how it was fitted).
+        """
+        check_is_fitted(self, "alpha_")
+        if not (isinstance(self.probability_, str) and self.probability_ == "bayes"):
+            raise NotFittedError(
+                f"{type(self).__name__}: probability_ must be 'bayes' for "
+                "moderated_output (only that fit keeps the Cholesky factor it "
+                f"needs); got probability_={self.probability_!r}. Fit it again "
+                "with probability='bayes'."
+            )
+        owner = f"{type(self).__name__}.moderated_output"
+        mu = None if mu is None else check_positive(mu, "mu", owner=owner)
+        zeta = None if zeta is None else check_positive(zeta, "zeta", owner=owner)
+        if prior is not None and not (
+            isinstance(prior, numbers.Real) and 0.0 < prior < 1.0
+        ):
+            raise ValueError(
+                f"{owner}: prior must be a float in (0, 1) (pi_+ = P(y = "
+                f"classes_[1])); got prior={prior!r}."
+            )
+        m = self.bit_outputs(X)[:, 0]  # features and their names checked
+        return self._bayes_proba(X, m, mu=mu, zeta=zeta, prior=prior)
+
     def _bayes_proba(self, X, m, *, mu=None, zeta=None, prior=None):
         """Moderated output [VanGestel01] with the GP variance of [S 3.60].
 
         ``mu``, ``zeta``, ``prior`` default to the fit's (``mu_``, ``zeta_``, the
-        weighted share of class +1); :func:`lssvm.bayes.class_probability` passes
-        those of its level-2 result (through :func:`moderated_probability`).
+        weighted share of class +1); :meth:`moderated_output` passes others.
         """
         mu = self.mu_ if mu is None else mu
         zeta = self.zeta_ if zeta is None else zeta

@@ -39,6 +39,7 @@ __all__ = [
     "load_splice",
     "load_adult",
     "load_adult_uci",
+    "ADULT_COLUMNS",
 ]
 
 
@@ -720,9 +721,10 @@ def load_splice(code=None) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     return X, y
 
 
-# The 14 attributes of UCI adult: continuous ones with their number of quantile bins
-# (capital gain and loss: zero or not), categorical ones one-hot (Platt's a1a coding).
-_ADULT_COLUMNS = (
+#: The 14 attributes of UCI adult, in order, as (name, bins): a continuous attribute
+#: with its number of quantile bins (capital gain and loss: zero or not), a
+#: categorical one with None (one-hot): Platt's a1a coding, used by :func:`load_adult`.
+ADULT_COLUMNS = (
     ("age", 5), ("workclass", None), ("fnlwgt", 5), ("education", None),
     ("education-num", 5), ("marital-status", None), ("occupation", None),
     ("relationship", None), ("race", None), ("sex", None), ("capital-gain", 2),
@@ -786,7 +788,7 @@ def load_adult() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
 
     frame = pd.read_csv(_adult_file("adult.data"), header=None, skipinitialspace=True)
     blocks = []
-    for column, (_, n_bins) in enumerate(_ADULT_COLUMNS):
+    for column, (_, n_bins) in enumerate(ADULT_COLUMNS):
         values = frame[column]
         if n_bins is not None:
             blocks.append(_quantile_bins(values.to_numpy(dtype=np.float64), n_bins))
@@ -836,7 +838,7 @@ def load_adult_uci() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     ).apply(lambda column: column.str.strip())
     frame = frame[~(frame == "?").any(axis=1)]
     columns = []
-    for column, (_, n_bins) in enumerate(_ADULT_COLUMNS):
+    for column, (_, n_bins) in enumerate(ADULT_COLUMNS):
         values = frame[column].to_numpy()
         if n_bins is not None:  # numerical attribute
             columns.append(values.astype(np.float64))

@@ -101,7 +101,7 @@ def predictive_variance(
     --------
     >>> import numpy as np
     >>> from lssvm.kernels import RBF
-    >>> from lssvm.linalg.factor import CholeskyFactor
+    >>> from lssvm.linalg import CholeskyFactor
     >>> X = np.array([[0.0], [1.0], [2.0]])
     >>> K, gamma = RBF(1.0)(X), 100.0
     >>> H_cho = CholeskyFactor.from_kernel(K, gamma)  # of K + I/gamma

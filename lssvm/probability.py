@@ -37,6 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import expit
 
+from ._validation import check_sample_weight
+
 __all__ = [
     "platt_fit",
     "platt_predict",
@@ -66,7 +68,8 @@ def platt_fit(f, y, sample_weight=None, *, max_iter=100) -> tuple[float, float]:
     y : ndarray of shape (n,)
         True where the label is the positive class.
     sample_weight : ndarray of shape (n,), optional
-        Weights of the log-likelihood terms (and of the class counts of the targets).
+        Weights of the log-likelihood terms (and of the class counts of the targets):
+        finite, >= 0, at least one > 0 (else ValueError).
 
     Returns
     -------
@@ -74,7 +77,8 @@ def platt_fit(f, y, sample_weight=None, *, max_iter=100) -> tuple[float, float]:
     """
     f = np.asarray(f, dtype=np.float64)
     y = np.asarray(y, dtype=bool)
-    w = np.ones_like(f) if sample_weight is None else np.asarray(sample_weight, float)
+    w = check_sample_weight(sample_weight, f, owner="platt_fit")  # one per output
+    w = np.ones_like(f) if w is None else w
     n_pos, n_neg = w[y].sum(), w[~y].sum()
     t = np.where(y, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))  # Platt
     A, B = 0.0, float(np.log((n_neg + 1.0) / (n_pos + 1.0)))
@@ -174,10 +178,21 @@ def evidence_mu(t, beta, b, gamma, sample_weight=None) -> tuple[float, float]:
     zeta = gamma mu: :math:`2\mu(E_W + \gamma E_D) = N - 1` (the relation
     :func:`lssvm.bayes.solve_level2` uses at gamma_MP). K is not needed: from
     [S 3.32], :math:`K\beta = t - b 1_v - \beta/\gamma_k`, and :math:`1_v^T\beta = 0`.
-    With sample weights, gamma_k = gamma w_k and E_D = sum_k w_k e_k^2 / 2.
+    With sample weights, gamma_k = gamma w_k and E_D = sum_k w_k e_k^2 / 2; every
+    w_k must be finite and > 0 (a row of weight 0 is no row of the fit: leave it
+    out, as the estimators do), else ValueError.
     """
     t, beta = np.asarray(t, dtype=np.float64), np.asarray(beta, dtype=np.float64)
-    w = np.ones_like(t) if sample_weight is None else np.asarray(sample_weight, float)
+    w = check_sample_weight(sample_weight, t, owner="evidence_mu")  # one per row
+    if w is None:
+        w = np.ones_like(t)
+    elif not np.all(w > 0):  # gamma_k = 0: e_k = beta_k / gamma_k undefined
+        k = int(np.flatnonzero(w <= 0)[0])
+        raise ValueError(
+            "evidence_mu: sample_weight must be > 0 (leave the rows of weight 0 "
+            f"out of t and beta, as the fit does); got sample_weight[{k}]="
+            f"{float(w[k])!r}."
+        )
     gamma_k = gamma * w
     e = beta / gamma_k  # beta_k = gamma_k e_k (regression form)
     E_W = 0.5 * beta @ (t - b - e)  # beta^T K beta / 2, K beta = t - b - e

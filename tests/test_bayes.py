@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -214,6 +215,26 @@ def test_class_probability(two_class):
     assert np.all(np.abs(far - 0.5) < np.abs(p[:5] - 0.5).max())
     skewed = bayes.class_probability(res, X, prior=0.9)
     assert np.all(skewed >= p)
+
+
+
+def test_class_probability_is_the_models_moderated_output(two_class):
+    """The public LSSVMClassifier.moderated_output with the level-2 mu and zeta."""
+    X, y = two_class
+    res = bayes.level2(X, y, sigma2=2.0)
+    assert res.model.probability_ == "bayes"
+    expected = res.model.moderated_output(X, mu=res.mu, zeta=res.zeta, prior=0.4)
+    np.testing.assert_array_equal(bayes.class_probability(res, X, prior=0.4), expected)
+    # a level-1 model fitted by hand without the moderated output: refitted once as
+    # a clone with probability="bayes"; the given model is left as it is
+    plain = dataclasses.replace(
+        res, model=bayes.level1(X, y, gamma=res.gamma, sigma2=2.0)
+    )
+    assert plain.model.probability_ is False
+    np.testing.assert_allclose(
+        bayes.class_probability(plain, X, prior=0.4), expected, rtol=1e-12
+    )
+    assert plain.model.probability_ is False and not hasattr(plain.model, "mu_")
 
 
 def test_input_validation(two_class):

@@ -170,6 +170,80 @@ def test_fitted_attributes(classification_data):
     assert clf.kernel_.sigma2 == 1.0
 
 
+
+def _attribute_entries(cls):
+    """The Attributes section of a class docstring."""
+    doc = cls.__doc__
+    return doc[doc.index("Attributes\n    ----------") : doc.index("Examples\n")]
+
+
+def test_probability_attribute_records_the_fit(classification_data):
+    X, y = classification_data
+    clf = LSSVMClassifier(gamma=2.0)
+    assert not hasattr(clf, "probability_")
+    for given, fitted in [(False, False), (True, True), ("bayes", "bayes")]:
+        clf.set_params(probability=given).fit(X, y)
+        assert clf.probability_ is fitted or clf.probability_ == fitted == "bayes"
+    clf.set_params(probability=True)  # the fit, not the parameter, decides
+    assert clf.probability_ == "bayes"
+    with pytest.raises(NotFittedError, match="fitted with probability='bayes'"):
+        clf.predict_proba(X)
+    assert '    probability_ : {False, True, "bayes"}\n' in _attribute_entries(
+        LSSVMClassifier
+    )
+
+
+def test_moderated_output_is_the_bayes_predict_proba(classification_data):
+    X, y = classification_data
+    clf = LSSVMClassifier(gamma=2.0, sigma2=1.5, probability="bayes").fit(X, y)
+    p1 = clf.predict_proba(X)[:, 1]
+    np.testing.assert_array_equal(clf.moderated_output(X), p1)
+    same = clf.moderated_output(X, mu=clf.mu_, zeta=clf.zeta_)
+    np.testing.assert_array_equal(same, p1)
+    p = clf.moderated_output(X, mu=2 * clf.mu_, zeta=clf.zeta_, prior=0.3)
+    assert p.shape == (len(X),) and not np.allclose(p, p1)
+    # the prior enters as the log prior odds, log(pi_+ / pi_-), added to the logit
+    even = clf.moderated_output(X, mu=2 * clf.mu_, zeta=clf.zeta_, prior=0.5)
+    np.testing.assert_allclose(
+        np.log(p / (1 - p)) - np.log(even / (1 - even)), np.log(0.3 / 0.7),
+        rtol=1e-9,
+    )  # fmt: skip
+    doc = LSSVMClassifier.moderated_output.__doc__
+    for entry in ("mu, zeta : float", "prior : float", "Returns", "NotFittedError"):
+        assert entry in doc, entry
+    assert ":meth:`moderated_output`" in LSSVMClassifier.__doc__
+    assert "    mu_, zeta_ : float\n" in _attribute_entries(LSSVMClassifier)
+
+
+def test_moderated_output_needs_a_bayes_fit_and_valid_values(classification_data):
+    X, y = classification_data
+    with pytest.raises(NotFittedError, match="not fitted"):
+        LSSVMClassifier(probability="bayes").moderated_output(X)
+    for method in (False, True):
+        clf = LSSVMClassifier(probability=method).fit(X, y)
+        with pytest.raises(
+            NotFittedError,
+            match=rf"^LSSVMClassifier: probability_ must be 'bayes' for "
+            rf"moderated_output .*; got probability_={method!r}\. Fit it again",
+        ):
+            clf.moderated_output(X)
+    clf = LSSVMClassifier(probability="bayes").fit(X, y)
+    for name, value in [("mu", 0.0), ("mu", np.nan), ("zeta", -1.0), ("zeta", "x")]:
+        with pytest.raises(
+            ValueError,
+            match=rf"^LSSVMClassifier\.moderated_output: {name} must be a positive "
+            rf"float; got {name}=",
+        ):
+            clf.moderated_output(X, **{name: value})
+    for prior in (0.0, 1.0, np.nan, "x"):
+        with pytest.raises(
+            ValueError,
+            match=r"^LSSVMClassifier\.moderated_output: prior must be a float in "
+            r"\(0, 1\) .*; got prior=",
+        ):
+            clf.moderated_output(X, prior=prior)
+
+
 def test_prediction_in_blocks(classification_data, rng, monkeypatch):
     X, y = classification_data
     clf = LSSVMClassifier().fit(X, y)

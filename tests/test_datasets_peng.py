@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lssvm.datasets import _ADULT_COLUMNS, load_adult, load_splice
+from lssvm.datasets import ADULT_COLUMNS, load_adult, load_splice
 
 
 def test_splice_matches_table_2_and_the_ordinal_code():
@@ -25,7 +25,7 @@ def test_adult_is_the_a1a_coding():
     # each attribute is one block; a row has at most one 1 per block (none if missing)
     widths = []
     start = 0
-    for name, n_bins in _ADULT_COLUMNS:
+    for name, n_bins in ADULT_COLUMNS:
         width = n_bins if n_bins is not None else None
         if width is None:  # categorical: the block ends where the next begins
             width = {"workclass": 8, "education": 16, "marital-status": 7,

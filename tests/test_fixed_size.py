@@ -9,7 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from lssvm import FixedSizeLSSVMClassifier, FixedSizeLSSVMRegressor
 from lssvm.datasets import xor_sine
 from lssvm.linalg.nystrom import NystromFeatureMap
-from lssvm.sparse.primal_ridge import accumulate, pairwise_sum, solve_ridge
+from lssvm.sparse._blocks import pairwise_sum
+from lssvm.sparse.primal_ridge import accumulate, solve_ridge
 from lssvm.sparse.prototypes import entropy_prototypes, renyi_entropy
 from lssvm.kernels import RBF
 from lssvm.multiclass import codebook

@@ -3,10 +3,11 @@
 ``model._helper(...)``, ``model._flag`` or ``getattr(model, "_flag")``, where
 ``_helper`` / ``_flag`` is defined in another module of the package, ties one
 module to another's internals; the defining module offers a public function
-instead (pruning calls ``lssvm._base.fit_with_kkt_solver``, the evidence framework
-``lssvm.classifier.moderated_probability``; the last tests here check those
-functions). ``tests/test_layout.py`` checks the imports; this test checks attribute
-access, read from the source by ``ast`` (the scan imports no module).
+instead (pruning calls ``lssvm._base.fit_with_kkt_solver``; the evidence framework
+reads the classifier's public ``probability_`` and calls its ``moderated_output``;
+the last tests here check those). ``tests/test_layout.py`` checks the imports; this
+test checks attribute access, read from the source by ``ast`` (the scan imports no
+module).
 
 The private names a module defines: its functions, classes and methods, the names
 assigned at module or class level, and the attributes it assigns through ``self``
@@ -29,7 +30,6 @@ from sklearn.base import clone
 
 from lssvm import LSSVMClassifier, LSSVMRegressor
 from lssvm._base import fit_with_kkt_solver, fitted_kernel, solve_kkt_default
-from lssvm.classifier import fitted_probability, moderated_probability
 
 PACKAGE = Path(__file__).resolve().parents[1] / "lssvm"
 ATTRIBUTE_FUNCTIONS = ("getattr", "hasattr", "setattr", "delattr")
@@ -242,15 +242,15 @@ def test_fitted_kernel_is_the_kernel_of_the_fit_and_checks_the_parameters():
         fitted_kernel(LSSVMRegressor(gamma=-1.0), X)
 
 
-def test_moderated_probability_is_the_bayes_predict_proba():
+def test_moderated_output_is_the_bayes_predict_proba():
     X, y = _binary_data()
     clf = LSSVMClassifier(gamma=2.0, sigma2=1.5)
-    assert fitted_probability(clf) is None
+    assert not hasattr(clf, "probability_")
     clf.set_params(probability="bayes").fit(X, y)
-    assert fitted_probability(clf) == "bayes"
+    assert clf.probability_ == "bayes"
     p1 = clf.predict_proba(X)[:, 1]
-    np.testing.assert_array_equal(moderated_probability(clf, X), p1)
-    p = moderated_probability(clf, X, mu=2 * clf.mu_, zeta=clf.zeta_, prior=0.3)
+    np.testing.assert_array_equal(clf.moderated_output(X), p1)
+    p = clf.moderated_output(X, mu=2 * clf.mu_, zeta=clf.zeta_, prior=0.3)
     assert p.shape == (len(X),) and not np.allclose(p, p1)
     clf.set_params(probability=True)  # the fit, not the parameter, decides
-    assert fitted_probability(clf) == "bayes"
+    assert clf.probability_ == "bayes"

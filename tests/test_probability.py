@@ -107,6 +107,47 @@ def test_platt_fit_minimises_the_smoothed_log_loss(rng):
     np.testing.assert_allclose(p, 1 / (1 + np.exp(A * f + B)))
 
 
+
+#: Bad sample weights for n = 6 outputs and the house-style message each gives.
+BAD_WEIGHTS = [
+    ([1.0, -1.0, 1.0, 1.0, 1.0, 1.0], r" must be finite and >= 0 .*\[1\]=-1\.0\.$"),
+    ([1.0, 1.0, np.nan, 1.0, 1.0, 1.0], r" must be finite and >= 0 .*\[2\]=nan\.$"),
+    ([1.0, 1.0, 1.0, np.inf, 1.0, 1.0], r" must be finite and >= 0 .*\[3\]=inf\.$"),
+    ([1.0] * 5, r": .*shape"),
+    ([[1.0] * 6], r": .*1D"),
+    ([0.0] * 6, r".*at least one (positive|non-zero)"),
+    (["a"] * 6, r""),
+]
+
+
+@pytest.mark.parametrize(
+    "weights, match", BAD_WEIGHTS,
+    ids=["negative", "nan", "inf", "short", "2-D", "all-zero", "strings"],
+)  # fmt: skip
+def test_platt_fit_and_evidence_mu_refuse_bad_weights(weights, match):
+    f = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^platt_fit: sample_weight" + match):
+        prob.platt_fit(f, f > 0, weights)
+    t, beta = np.sign(f), np.array([0.1, -0.2, 0.1, -0.1, 0.2, -0.1])
+    with pytest.raises(ValueError, match=r"^evidence_mu: sample_weight" + match):
+        prob.evidence_mu(t, beta, 0.0, 2.0, weights)
+
+
+def test_evidence_mu_refuses_a_zero_weight_and_platt_fit_takes_it():
+    """A row of weight 0 is no row of an LS-SVM fit (gamma_k = 0): evidence_mu
+    needs it left out; Platt's cost just gives it no weight."""
+    f = np.array([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0])
+    w = np.array([1.0, 0.0, 1.0, 1.0, 2.0, 1.0])
+    t, beta = np.sign(f), np.array([0.1, -0.2, 0.1, -0.1, 0.2, -0.1])
+    with pytest.raises(
+        ValueError, match=r"^evidence_mu: sample_weight must be > 0 .*"
+        r"got sample_weight\[1\]=0\.0\.$",
+    ):  # fmt: skip
+        prob.evidence_mu(t, beta, 0.0, 2.0, w)
+    kept = w > 0
+    assert prob.platt_fit(f, f > 0, w) == prob.platt_fit(f[kept], f[kept] > 0, w[kept])
+
+
 def test_pairwise_coupling_recovers_consistent_probabilities(rng):
     p = rng.dirichlet(np.ones(4), size=5)  # (5, 4)
     R = p[:, :, None] / (p[:, :, None] + p[:, None, :])  # R_ij = p_i / (p_i + p_j)
@@ -209,11 +250,19 @@ def test_rls_svm_leave_one_out_outputs(binary):
 
 
 def test_import_direction():
-    # probability is below the estimators; no estimator imports bayes (a cycle)
-    from test_layout import import_graph
+    # probability is below the estimators: of the package it imports only the one
+    # validation path (lssvm._validation, for sample_weight), and through it no
+    # estimator; no estimator imports bayes (a cycle)
+    from test_layout import ESTIMATOR_LAYERS, import_graph
 
     graph = import_graph()
-    assert not graph["lssvm.probability"]
+    assert graph["lssvm.probability"] == {"lssvm._validation"}
+    below, todo = set(), ["lssvm.probability"]
+    while todo:  # every module probability imports, directly or not
+        for module in graph[todo.pop()] - below:
+            below.add(module)
+            todo.append(module)
+    assert not any(m.startswith(ESTIMATOR_LAYERS) for m in below), below
     for module in ("classifier", "model_selection.estimators", "relatives.rls_svm"):
         assert not any(e.startswith("lssvm.bayes") for e in graph[f"lssvm.{module}"])
     # the moderated output of bayes.class_probability is the classifier's (which

@@ -96,6 +96,38 @@ def test_downdate_and_refit_give_the_same_path(regression):
         np.testing.assert_array_equal(s_a, s_b)
 
 
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_downdate_without_bias_solves_the_model_without_bias(kind):
+    """fit_intercept=False: the stages on the downdated factor solve [S 3.62]."""
+    if kind == "regressor":
+        X, y = sinc(80, noise=0.1, random_state=1)
+        est = LSSVMRegressor(gamma=50.0, sigma2=2.0, fit_intercept=False)
+    else:
+        X, y = gaussian_classes(40, mean=0.5, random_state=1)
+        est = LSSVMClassifier(gamma=10.0, sigma2=4.0, fit_intercept=False)
+    path = prune(est, X, y, n_remove=8, n_stages=4)
+    assert path.update == "downdate" and len(path.estimators) == 5
+    for stage, support in zip(path.estimators, path.support, strict=True):
+        assert np.all(stage.b_ == 0.0)  # no border, no b
+        fresh = _fresh(est, X, y, support)
+        np.testing.assert_allclose(stage.alpha_, fresh.alpha_, rtol=0, atol=1e-10)
+
+
+def test_public_names_keep_their_paths():
+    """The documented paths: lssvm.sparse and lssvm.sparse.pruning."""
+    import lssvm.sparse as sparse
+    import lssvm.sparse.pruning as pruning
+
+    for name in ("prune", "PruningPath", "PruningWarning", "PrunedOutputCode"):
+        assert name in sparse.__all__ and name in pruning.__all__
+        assert getattr(sparse, name) is getattr(pruning, name)
+    assert pruning.prune is prune and pruning.PruningWarning is PruningWarning
+    assert pruning.sign_test_pvalue is sign_test_pvalue
+    assert pruning.pruned_fraction is pruned_fraction
+    for name in pruning.__all__:
+        assert hasattr(pruning, name), name
+
+
 def test_sign_test_values():
     assert sign_test_pvalue([1] * 5, [0] * 5) == pytest.approx(1 / 32)
     assert sign_test_pvalue([0, 0], [0, 0]) == 1.0

@@ -151,7 +151,8 @@ def test_rls_support_numbers_the_rows_of_the_x_given_to_fit(data):
     np.testing.assert_array_equal(clf.support_, keep[ref.support_])
     np.testing.assert_allclose(clf.theta_, ref.theta_)
     # the optimality conditions of the fit read support_ on the rows of X
-    opt, ref_opt = clf.optimality(X, y), ref.optimality(X[keep], y[keep])
+    opt = clf.optimality(X, y, sample_weight=w)
+    ref_opt = ref.optimality(X[keep], y[keep], sample_weight=w[keep])
     assert opt.min_error_support == pytest.approx(ref_opt.min_error_support)
     assert opt.max_error_outside == pytest.approx(ref_opt.max_error_outside)
     assert opt.gradient_w_norm == pytest.approx(ref_opt.gradient_w_norm, abs=1e-8)

@@ -361,22 +361,56 @@ def test_optimality_of_a_weighted_fit_uses_the_weights():
     assert unweighted.gradient_w_norm > 1.0
 
 
-def test_optimality_of_a_weighted_fit_defaults_to_the_weights_of_the_fit():
-    """Without sample_weight, the training X of a weighted fit gets the fit's C w_k:
-    a converged weighted fit on Ripley (w = 3 for class 1) meets its conditions as
-    an unweighted one does (the gradient was 78 when the weights were dropped)."""
+def test_optimality_of_a_weighted_fit_needs_its_weights():
+    """A converged weighted fit on Ripley (w = 3 for class 1) meets its conditions
+    when given its weights, the documented way; without them it raises, rather than
+    report the unweighted problem's gradient (78 on this fit, where the weights of
+    the fit used to be found by a hash of X)."""
     X, y = load_ripley("train")
     w = np.where(y == 1, 3.0, 1.0)
     clf = RLSSVMClassifier(C=1.0, kernel="rbf", sigma2=0.5).fit(X, y, sample_weight=w)
     assert clf.converged_
-    opt = clf.optimality(X, y)
+    opt = clf.optimality(X, y, sample_weight=w)
     assert opt.gradient_w_norm < 1e-8 and abs(opt.gradient_b) < 1e-8, opt
     assert opt.holds(tol=1e-7)
-    assert clf.optimality(X, y, sample_weight=w) == opt
-    # other weights, or other inputs, are the conditions of another problem
-    assert clf.optimality(X, y, sample_weight=np.ones(len(y))).gradient_w_norm > 1.0
+    assert clf.optimality(X.copy(), list(y), sample_weight=list(w)) == opt
+    with pytest.raises(
+        ValueError,
+        match=r"RLSSVMClassifier: sample_weight must be the weights of \[P 6\] .*"
+        r"got sample_weight=None\. Pass the sample_weight given to fit",
+    ):
+        clf.optimality(X, y)
+    # the weights are used as given: unit weights are the unweighted problem
+    unit = clf.optimality(X, y, sample_weight=np.ones(len(y)))
+    assert unit.gradient_w_norm > 10.0
+    # an unweighted fit is checked without weights, or with unit weights alike
     unweighted = RLSSVMClassifier(C=1.0, kernel="rbf", sigma2=0.5).fit(X, y)
     assert unweighted.optimality(X, y).holds(tol=1e-7)
+    assert unweighted.optimality(X, y, sample_weight=np.ones(len(y))) == (
+        unweighted.optimality(X, y)
+    )
+    assert not unweighted.optimality(X, y, sample_weight=w).holds(tol=1e-7)
+
+
+def test_optimality_needs_the_training_rows():
+    X, y = _data(n=80)
+    clf = RLSSVMClassifier(kernel="linear").fit(X, y)
+    with pytest.raises(
+        ValueError,
+        match=r"RLSSVMClassifier: X must be the training input of fit \(support_ "
+        r"numbers its rows\); got X with 79 rows for a fit on 80\.",
+    ):
+        clf.optimality(X[1:], y[1:])
+
+
+def test_optimality_of_a_precomputed_kernel():
+    X, y = _data(seed=3, n=120)
+    K = X @ X.T
+    clf = RLSSVMClassifier(kernel="precomputed").fit(K, y)
+    linear = RLSSVMClassifier(kernel="linear").fit(X, y)
+    opt, ref = clf.optimality(K, y), linear.optimality(X, y)
+    assert opt.holds(tol=1e-8)
+    assert opt.min_error_support == pytest.approx(ref.min_error_support)
 
 
 @pytest.mark.parametrize("reuse_factor", [True, False])

@@ -11,12 +11,14 @@ import pytest
 from sklearn.datasets import load_iris
 
 from lssvm import (
+    FixedSizeLSSVMRegressor,
     LSSVMClassifier,
     LSSVMClassifierCV,
     LSSVMRegressor,
     LSSVMRegressorCV,
     RLSSVMClassifier,
 )
+from lssvm._validation import check_sample_weight
 from lssvm.kernels import RBF
 from lssvm.model_selection.closed_form import ClosedFormCV, make_folds
 
@@ -119,7 +121,8 @@ def test_bad_weights_are_clear_errors(est, data):
         est.fit(X, y, sample_weight=-np.ones(len(y)))
     with pytest.raises(ValueError, match="sample_weight"):
         est.fit(X, y, sample_weight=np.ones(3))
-    with pytest.raises(ValueError, match="sample_weight.*at least one non-zero"):
+    all_zero = "sample_weight must have at least one positive entry; got 50 zero"
+    with pytest.raises(ValueError, match=all_zero):
         est.fit(X, y, sample_weight=np.zeros(len(y)))
 
 
@@ -144,3 +147,68 @@ def test_cv_estimators_refit_the_weighted_model(cls, data):
     plain = est.best_estimator_.__class__(**est.best_estimator_.get_params())
     plain.fit(X, y, sample_weight=w)
     np.testing.assert_allclose(est.predict(X_test), plain.predict(X_test), rtol=0)
+
+
+# --- one checker: check_sample_weight, also for the fixed-size fits (Dask or not) ------
+
+BAD_WEIGHTS = [
+    (-np.ones(50), r"sample_weight must be finite and >= 0 .*sample_weight\[0\]=-1\.0"),
+    (np.r_[np.ones(49), np.nan], r"sample_weight must be finite .*\[49\]=nan"),
+    (-1.0, r"sample_weight must be finite and >= 0 .*sample_weight\[0\]=-1\.0"),
+    (np.ones(3), r"sample_weight: .*\(3,\), expected \(50,\)"),
+    (np.zeros(50), r"sample_weight must have at least one positive entry; got 50 zero"),
+    ("a", r"sample_weight: could not convert string to float"),
+]  # (weights, the message)
+BAD_IDS = ["negative", "nan", "negative_scalar", "wrong_length", "all_zero", "string"]
+
+
+@pytest.mark.parametrize("w, message", BAD_WEIGHTS, ids=BAD_IDS)
+def test_check_sample_weight_takes_the_row_count(w, message):
+    """X given by its number of rows (a Dask X): the messages of the data's check."""
+    X = np.zeros((50, 2))
+    for rows in (X, 50, np.int64(50)):
+        with pytest.raises(ValueError, match=rf"^fit: {message}"):
+            check_sample_weight(w, rows, owner="fit")
+
+
+def test_check_sample_weight_scalar_and_none():
+    np.testing.assert_array_equal(check_sample_weight(2, 4, owner="fit"), np.full(4, 2.0))
+    assert check_sample_weight(None, 4, owner="fit") is None
+    w = np.array([0.0, 1.0, 2.5])
+    np.testing.assert_array_equal(check_sample_weight(list(w), 3, owner="fit"), w)
+
+
+@pytest.mark.parametrize("w, message", BAD_WEIGHTS, ids=BAD_IDS)
+def test_fixed_size_weights_are_checked_by_the_one_checker(w, message, data):
+    X, y, _, _ = data
+    est = FixedSizeLSSVMRegressor(n_prototypes=5)
+    with pytest.raises(ValueError, match=rf"^FixedSizeLSSVMRegressor: {message}"):
+        est.fit(X, X[:, 0], sample_weight=w)
+
+
+@pytest.mark.parametrize("w, message", BAD_WEIGHTS, ids=BAD_IDS)
+def test_fixed_size_dask_weights_are_checked_by_the_one_checker(w, message, data):
+    da = pytest.importorskip("dask.array")
+    X, y, _, _ = data
+    Xd, yd = da.from_array(X, chunks=(20, -1)), da.from_array(X[:, 0], chunks=20)
+    est = FixedSizeLSSVMRegressor(n_prototypes=5)
+    with pytest.raises(ValueError, match=rf"^FixedSizeLSSVMRegressor: {message}"):
+        est.fit(Xd, yd, sample_weight=w)
+    if np.ndim(w) == 1 and len(w) == len(y):  # the weights as a Dask array too
+        with pytest.raises(ValueError, match=rf"^FixedSizeLSSVMRegressor: {message}"):
+            est.fit(Xd, yd, sample_weight=da.from_array(w, chunks=20))
+
+
+def test_fixed_size_dask_weights_equal_in_memory_weights(data):
+    da = pytest.importorskip("dask.array")
+    X, y, w, X_test = data
+    Xd, yd = da.from_array(X, chunks=(20, -1)), da.from_array(X[:, 0], chunks=20)
+    est = FixedSizeLSSVMRegressor(n_prototypes=10, solver="normal")
+    ref = est.fit(X, X[:, 0], sample_weight=w + 0.5).predict(X_test)
+    for weights in (w + 0.5, da.from_array(w + 0.5, chunks=20)):
+        got = est.fit(Xd, yd, sample_weight=weights).predict(X_test)
+        np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+    scalar = est.fit(Xd, yd, sample_weight=2.0).predict(X_test)  # one weight for all
+    np.testing.assert_allclose(
+        scalar, est.fit(X, X[:, 0], sample_weight=np.full(50, 2.0)).predict(X_test),
+        rtol=1e-10, atol=1e-12)

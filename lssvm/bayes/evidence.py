@@ -62,7 +62,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
 from .._validation import check_numeric_targets
-from ..classifier import LSSVMClassifier, fitted_probability, moderated_probability
+from ..classifier import LSSVMClassifier
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
 from ..regressor import LSSVMRegressor
@@ -623,12 +623,13 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
 
     .. math:: P(y = +1 | x) = 1 / (1 + \exp(-2 m(x) / v - \log(\pi_+/\pi_-))).
 
-    It is :class:`lssvm.LSSVMClassifier` with ``probability="bayes"`` (the model
-    :func:`level2` fits), with the level-2 mu and zeta and the given prior. A
-    ``result.model`` fitted with ``probability="bayes"`` (as :func:`level2` and
-    :func:`level3` fit it) is used as it is, not refitted; only a model built by
-    hand without it is refitted, once: a clone with ``probability="bayes"``, fitted
-    on its own training data (its ``support_vectors_`` and ``result.targets``).
+    It is :meth:`lssvm.LSSVMClassifier.moderated_output` of a classifier fitted with
+    ``probability="bayes"`` (the model :func:`level2` fits), with the level-2 mu and
+    zeta and the given prior. A ``result.model`` whose ``probability_`` is "bayes"
+    (as :func:`level2` and :func:`level3` fit it) is used as it is, not refitted;
+    only a model built by hand without it is refitted, once: a clone with
+    ``probability="bayes"``, fitted on its own training data (its
+    ``support_vectors_`` and ``result.targets``).
 
     Parameters
     ----------
@@ -656,7 +657,7 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
             f"got prior={prior!r}."
         )
     model = result.model
-    if fitted_probability(model) != "bayes":
+    if model.probability_ != "bayes":
         # a level-1 model fitted without probability="bayes" (built by hand): the
         # same model with the moderated output, fitted once on its own data
         model = clone(model).set_params(probability="bayes")
@@ -664,4 +665,4 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
     # LSSVMClassifier(probability="bayes"): m(x) and the GP variance of [S 3.60],
     # z | y ~ N(y, 1/zeta + var/mu), Bayes' rule (lssvm.probability), with the
     # level-2 mu, zeta and this prior
-    return moderated_probability(model, X, mu=result.mu, zeta=result.zeta, prior=pi)
+    return model.moderated_output(X, mu=result.mu, zeta=result.zeta, prior=pi)

@@ -17,11 +17,14 @@ Tests never allocate to exercise this: they replace :func:`available_memory`
 
 from __future__ import annotations
 
+from .._validation import owner_prefix
+
 __all__ = [
     "InsufficientMemoryError",
     "available_memory",
     "dense_bytes",
     "fits_in_memory",
+    "check_memory",
     "check_dense_memory",
     "AUTO_MEMORY_FRACTION",
 ]
@@ -79,11 +82,55 @@ def fits_in_memory(n_samples: int, n_matrices: float = 1.0, fraction=1.0) -> boo
     )
 
 
-def _size(n_bytes: float) -> str:
+def _format_bytes(n_bytes: float) -> str:
+    """A size for a message, in binary units with one decimal.
+
+    >>> _format_bytes(12800), _format_bytes(320_000_000_000)
+    ('12.5 KiB', '298.0 GiB')
+    """
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
         if n_bytes >= scale:
             return f"{n_bytes / scale:.1f} {unit}"
     return f"{n_bytes / 2**10:.1f} KiB"
+
+
+def check_memory(needed: int, needs: str, *, detail: str = "", alternative: str,
+                 owner=None) -> None:
+    """Raise InsufficientMemoryError if ``needed`` bytes exceed the available memory.
+
+    The one wording of the not-enough-memory error: what is needed, what is
+    available, that nothing was allocated and what to do instead,
+
+        "<Owner: ><needs><size> (<needed> bytes)<detail>, but only <size>
+        (<available> bytes) of memory is available. Nothing was allocated;
+        <alternative>."
+
+    Nothing is checked when the available memory is unknown (None).
+
+    Parameters
+    ----------
+    needed : int
+        Bytes the computation holds at its peak.
+    needs : str
+        The message up to the size: what needs the memory, e.g. "the fit with
+        m = 400 prototypes needs about ".
+    detail : str
+        Text after the size (what the bytes are), e.g. " at its peak (...)".
+    alternative : str
+        What the user can do instead.
+    owner : object or str, optional
+        The estimator (or function name) that asks, for the message.
+
+    >>> check_memory(800, "the solver needs ", alternative="use less")  # fits
+    """
+    available = available_memory()
+    if available is None or needed <= available:
+        return
+    raise InsufficientMemoryError(
+        f"{owner_prefix(owner)}{needs}{_format_bytes(needed)} ({needed} bytes)"
+        f"{detail}, but only {_format_bytes(available)} ({available} bytes) of "
+        f"memory is available. Nothing was allocated; {alternative}."
+    )
 
 
 def check_dense_memory(
@@ -112,17 +159,11 @@ def check_dense_memory(
     >>> import lssvm.linalg.memory as m
     >>> m.check_dense_memory(10)  # 800 bytes: fine
     """
-    available = available_memory()
-    needed = dense_bytes(n_samples, n_matrices)
-    if available is None or needed <= available:
-        return
-    name = owner if isinstance(owner, str) else type(owner).__name__
-    prefix = "" if owner is None else f"{name}: "
     count = "an" if n_matrices == 1 else f"{n_matrices:g}"
-    raise InsufficientMemoryError(
-        f"{prefix}{what} needs {count} N x N float64 matri"
-        f"{'x' if n_matrices == 1 else 'ces'} for N = {int(n_samples)} samples: "
-        f"{_size(needed)} ({needed} bytes), but only {_size(available)} "
-        f"({available} bytes) of memory is available. Nothing was allocated; "
-        f"{alternative}, or use fewer samples."
+    check_memory(
+        dense_bytes(n_samples, n_matrices),
+        f"{what} needs {count} N x N float64 matri"
+        f"{'x' if n_matrices == 1 else 'ces'} for N = {int(n_samples)} samples: ",
+        alternative=f"{alternative}, or use fewer samples",
+        owner=owner,
     )

@@ -57,6 +57,7 @@ from .._validation import (
     check_count,
     check_finite_output,
     check_positive,
+    owner_prefix,
     validate_params,
 )
 from ..classifier import LSSVMClassifier
@@ -97,12 +98,12 @@ def graph_laplacian(
     )  # fmt: skip
     if k >= n:
         raise ValueError(
-            f"{type(owner).__name__ + ': ' if owner is not None else ''}n_neighbors "
+            f"{owner_prefix(owner)}n_neighbors "
             f"must be smaller than the number of points ({n}); got n_neighbors={k}."
         )
     if weights not in GRAPH_WEIGHTS:
         raise ValueError(
-            f"{type(owner).__name__ + ': ' if owner is not None else ''}weights must "
+            f"{owner_prefix(owner)}weights must "
             f"be one of {list(GRAPH_WEIGHTS)}; got weights={weights!r}."
         )
     if weights == "heat":

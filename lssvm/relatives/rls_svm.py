@@ -68,7 +68,6 @@ the same objective up to a factor 2, apart from its penalised intercept).
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from typing import NamedTuple
 
@@ -346,16 +345,13 @@ default="rbf"
             self.kernel, sigma2=self.sigma2, degree=self.degree, tau=self.tau,
             owner=self,
         )  # fmt: skip
-        fingerprint = _fingerprint(X)
         X, self.kernel_ = fit_view(kernel, X)  # precomputed: indices and K
         keep, w = positive_weight_rows(  # weight 0: no part in [P 6]
             sample_weight, X, y, owner=self, classes=self.classes_
         )
-        self._fit_weights = None  # (training X's fingerprint, w_k of every row)
-        if w is not None:
-            w_all = np.zeros(X.shape[0])
-            w_all[keep] = w
-            self._fit_weights = (fingerprint, w_all)
+        # what optimality() checks against: the rows of the training X, and whether
+        # [P 6] was weighted (C_k = C w_k) or not (C_k = C)
+        self._n_fit_rows, self._fit_weighted = X.shape[0], w is not None
         if keep is not None:
             X, y = X[keep], y[keep]
         C = np.full(X.shape[0], C) if w is None else C * w  # C_k = C w_k in [P 6]
@@ -538,27 +534,39 @@ default="rbf"
         return self.classes_[(scores > 0).astype(int)]
 
     def optimality(self, X, y, sample_weight=None) -> Optimality:
-        """The optimality conditions of [P 6] on the training data (X, y).
+        """The optimality conditions of [P 6] at this model, on its training data.
 
-        The conditions of the weighted problem use C_k = C w_k, and rows of weight 0
-        take no part (as in the fit). ``sample_weight=None`` takes the weights of the
-        fit when X is the training input of the fit (the same array values), and
-        no weights otherwise; pass ``sample_weight`` to choose other weights.
+        ``X`` and ``y`` must be those given to ``fit`` (``support_`` numbers the rows
+        of X). ``sample_weight`` gives the weights of [P 6] and is used as given:
+        C_k = C w_k, and rows of weight 0 take no part (as in the fit); None is the
+        unweighted problem, C_k = C. A model fitted with ``sample_weight`` is the
+        solution of its own weighted problem, so its check needs those weights: pass
+        the ``sample_weight`` given to ``fit`` (None raises a ValueError rather than
+        report the conditions of the unweighted problem, which a weighted fit does
+        not meet). Other weights give the conditions of another problem at this
+        model.
+
+        >>> X = np.array([[1.1, 1.0], [1.0, 1.0], [0.0, 0.0], [-0.1, 0.0]])
+        >>> y, w = [1, 1, -1, -1], [1.0, 2.0, 2.0, 1.0]
+        >>> clf = RLSSVMClassifier(C=10.0, kernel="linear").fit(X, y, sample_weight=w)
+        >>> clf.optimality(X, y, sample_weight=w).holds()
+        True
         """
         check_is_fitted(self, "theta_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        y = np.asarray(y)
-        fit_weights = getattr(self, "_fit_weights", None)
-        if sample_weight is None and fit_weights is not None:
-            if _fingerprint(X) == fit_weights[0]:  # the training input: its weights
-                sample_weight = fit_weights[1]
-        keep, w = positive_weight_rows(sample_weight, X, owner=self)
-        if len(self.support_) and self.support_[-1] >= X.shape[0]:
+        X, y = validate_data(self, X, y, reset=False, dtype=np.float64)
+        if X.shape[0] != self._n_fit_rows:
             raise ValueError(
                 f"{type(self).__name__}: X must be the training input of fit "
-                "(support_ numbers its rows); got X with "
-                f"{X.shape[0]} rows and support_ up to row {self.support_[-1]}."
+                f"(support_ numbers its rows); got X with {X.shape[0]} rows for a "
+                f"fit on {self._n_fit_rows}."
             )
+        if sample_weight is None and self._fit_weighted:
+            raise ValueError(
+                f"{type(self).__name__}: sample_weight must be the weights of [P 6] "
+                "(C_k = C w_k) for a model fitted with sample_weight; got "
+                "sample_weight=None. Pass the sample_weight given to fit."
+            )
+        keep, w = positive_weight_rows(sample_weight, X, owner=self)
         in_S = np.zeros(X.shape[0], dtype=bool)  # support_: rows of the X of fit
         in_S[self.support_] = True
         y_theta = np.zeros(X.shape[0])  # y_k theta_k on S, 0 elsewhere
@@ -577,14 +585,6 @@ default="rbf"
             gradient_w_norm=float(np.sqrt(max(gradient_w_sq, 0.0))),
             gradient_b=float(-2.0 * np.sum(C * np.maximum(e, 0.0) * y_pm)),
         )
-
-
-def _fingerprint(X):
-    """A digest of the values of a dense X (None for sparse X)."""
-    if not isinstance(X, np.ndarray):
-        return None
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    return (X.shape, hashlib.sha256(X.tobytes()).hexdigest())
 
 
 def _column_block(K_XS, order):

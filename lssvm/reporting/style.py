@@ -7,7 +7,8 @@ in the chapters are Okabe-Ito colours), the perceptually uniform, colour-blind-s
 readable when a figure is printed at column width.
 
 >>> import matplotlib
->>> from lssvm.reporting.style import use_style, OKABE_ITO
+>>> from lssvm.reporting import use_style
+>>> from lssvm.reporting.style import OKABE_ITO
 >>> use_style()
 >>> matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][:2] == OKABE_ITO[:2]
 True

@@ -90,12 +90,15 @@ from ..kernels import RBF, Precomputed, make_kernel
 from ..linalg import memory
 from ..linalg.nystrom import NystromFeatureMap
 from ..multiclass import codebook
+from ._blocks import check_block
 from .nystrom_pcg import NystromRidgePCG, holdout_errors
-from .primal_ridge import (accumulate, accumulate_dask, check_block, cv_errors,
-                           loo_errors, solve_ridge)
+from .primal_ridge import (accumulate, accumulate_dask, cv_errors, loo_errors,
+                           solve_ridge)
 from .prototypes import draw_prototypes
 
-__all__ = ["FixedSizeLSSVMClassifier", "FixedSizeLSSVMRegressor"]
+__all__ = [
+    "FixedSizeLSSVMClassifier", "FixedSizeLSSVMRegressor", "AUTO_PCG_MIN_PROTOTYPES",
+]  # fmt: skip
 
 PROTOTYPE_METHODS = ("entropy", "leverage", "random")
 SOLVERS = ("auto", "normal", "pcg")
@@ -111,25 +114,6 @@ def _feature_space(stats):
     """Feature-space sums (accumulated with the map T): symmetrised G, c, yy, counts."""
     S, C, yy, counts = stats
     return (S + S.transpose(0, 2, 1)) / 2, C, yy, counts
-
-
-def _size(n_bytes: float) -> str:
-    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
-        if n_bytes >= scale:
-            return f"{n_bytes / scale:.1f} {unit}"
-    return f"{n_bytes / 2**10:.1f} KiB"
-
-
-def check_sample_weight_1d(sample_weight, n, *, owner):
-    """``sample_weight`` for a Dask X: gathered (8 N bytes), checked, or None."""
-    if sample_weight is None:
-        return None
-    if is_dask(sample_weight):
-        sample_weight = sample_weight.compute()
-    w = np.asarray(sample_weight, dtype=np.float64) if np.ndim(sample_weight) else (
-        np.full(n, float(sample_weight)))
-    return check_sample_weight(w, np.empty((n, 0)), owner=owner)
-
 
 
 class _FixedSizeBase(BaseEstimator):
@@ -372,7 +356,7 @@ default="random"
         rows of weight 0 stay in X with weight 0)."""
         if dask_input:
             X, y, n = self._dask_inputs(X, y)
-            return X, y, n, check_sample_weight_1d(sample_weight, n, owner=self)
+            return X, y, n, check_sample_weight(sample_weight, n, owner=self)
         X, y = self._validate(X, y)
         n = X.shape[0]
         labels = None
@@ -507,36 +491,30 @@ default="random"
         elif not dask_input:
             rows = float(in_flight * chunk)
         needed = int(8 * (square * (m + 1) ** 2 + rows * (m + 1)))
-        available = memory.available_memory()
-        if available is None or needed <= available:
-            return
         sums = " and the accumulated sums" if solver == "normal" else ""
-        raise memory.InsufficientMemoryError(
-            f"{type(self).__name__}: the fit with m = {m} prototypes needs about "
-            f"{_size(needed)} ({needed} bytes) at its peak ({square:g} (m+1) x (m+1) "
-            f"float64 matrices: the prototype kernel matrix, its eigendecomposition, "
-            f"the feature map{sums}"
-            f"; and row chunks of chunk_size x (m+1)), but only {_size(available)} "
-            f"({available} bytes) of memory is available. Nothing was allocated; use "
-            f"fewer prototypes (n_prototypes={self.n_prototypes!r}) or a smaller "
-            f"chunk_size."
-        )
+        memory.check_memory(
+            needed, f"the fit with m = {m} prototypes needs about ",
+            detail=f" at its peak ({square:g} (m+1) x (m+1) float64 matrices: the "
+            f"prototype kernel matrix, its eigendecomposition, the feature map{sums}; "
+            "and row chunks of chunk_size x (m+1))",
+            alternative=f"use fewer prototypes (n_prototypes={self.n_prototypes!r}) "
+            "or a smaller chunk_size",
+            owner=self)
 
     def _store_kernel(self, n, m):
         """Whether "pcg" keeps the N x m kernel blocks (``store_kernel``)."""
         needed = 8 * n * m
-        available = memory.available_memory()
         if isinstance(self.store_kernel, str):  # "auto"
+            available = memory.available_memory()
             fraction = memory.AUTO_MEMORY_FRACTION
             return available is None or needed <= fraction * available
-        if self.store_kernel and available is not None and needed > available:
-            raise memory.InsufficientMemoryError(
-                f"{type(self).__name__}: store_kernel=True keeps the N x m kernel "
-                f"blocks, {_size(needed)} ({needed} bytes) for N = {n}, m = {m}, but "
-                f"only {_size(available)} ({available} bytes) of memory is available. "
-                f"Nothing was allocated; use store_kernel=False or 'auto' (blocks "
-                f"computed again in each CG iteration)."
-            )
+        if self.store_kernel:
+            memory.check_memory(
+                needed, "store_kernel=True keeps the N x m kernel blocks, ",
+                detail=f" for N = {n}, m = {m}",
+                alternative="use store_kernel=False or 'auto' (blocks computed again "
+                "in each CG iteration)",
+                owner=self)
         return bool(self.store_kernel)
 
     def _set_coefficients(self, theta, fmap):

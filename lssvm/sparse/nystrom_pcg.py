@@ -20,7 +20,7 @@ from joblib import effective_n_jobs
 from .._base import is_dask
 from ..kernels import ARDRBF, RBF, blas_controller, rbf_exponent_factors
 from ..linalg.solvers import conjugate_gradient
-from .primal_ridge import as_2d, block_starts, check_block, pairwise_sum, weight_blocks
+from ._blocks import as_2d, block_starts, check_block, pairwise_sum, weight_blocks
 
 __all__ = ["NystromRidgePCG", "holdout_errors"]
 
@@ -157,9 +157,9 @@ class NystromRidgePCG:
     the pass reads each kernel value once. With sample
     weights v the pass accumulates :math:`K(X_c, Z)^T V f` and :math:`1^T V f`. A
     Dask X runs each pass as one task per row block (persisted for the run); the
-    client gets the (m+1) x q sums. Blocks are added
-    by :func:`~lssvm.sparse.primal_ridge.pairwise_sum` in block order, one BLAS
-    thread each: the result does not depend on ``n_jobs``.
+    client gets the (m+1) x q sums. Blocks are added by a pairwise tree
+    (``pairwise_sum``) in block order, one BLAS thread each: the result does not
+    depend on ``n_jobs``.
 
     Preconditioner (Rudi, Carratino & Rosasco 2017, FALKON; Meanti et al. 2020),
     derived for the bordered problem. FALKON replaces the data term by its

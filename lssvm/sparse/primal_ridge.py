@@ -19,8 +19,9 @@ final scaling by :math:`s^{-1/2}` amplifies the round-off of the large direction
 into the small ones by up to s_max / s_min: relative errors of 1e-7 to 1e-6 in the
 fit where the feature-space sums give 1e-11.) Chunk results
 are added by a pairwise tree whose shape depends only on the number of chunks
-(:func:`pairwise_sum`), so the in-process sum and the Dask tree reduction add the
-same numbers in the same order. :func:`solve_ridge` factors the summed system.
+(``pairwise_sum``, in ``lssvm/sparse/_blocks.py`` with the other row-block helpers),
+so the in-process sum and the Dask tree reduction add the same numbers in the same
+order. :func:`solve_ridge` factors the summed system.
 
 Several candidates of gamma: the fold sums of the accumulated matrices give the
 k-fold cross-validated squared error of every candidate in closed form, without
@@ -28,10 +29,6 @@ another pass over the data (:func:`cv_errors`); the exact leave-one-out squared
 error of every candidate comes from one more pass (:class:`LeaveOneOut`,
 :func:`loo_errors`: e_k / (1 - h_kk) with the hat-matrix diagonal h_kk of the
 primal ridge problem), again without refitting.
-
-The helpers of the row-block passes (:func:`check_block`, :func:`as_2d`,
-:func:`block_starts`, :func:`weight_blocks`) serve :mod:`lssvm.sparse.nystrom_pcg`
-and the estimators too.
 """
 
 from __future__ import annotations
@@ -47,36 +44,15 @@ from .._base import is_dask
 from .._validation import check_n_jobs
 from ..kernels import blas_controller
 from ..linalg.factor import NumericalWarning
+from ._blocks import as_2d, block_starts, check_block, pairwise_sum, weight_blocks
 
 __all__ = [
-    "pairwise_sum", "accumulate", "accumulate_dask", "solve_ridge", "cv_errors",
-    "LeaveOneOut", "loo_errors", "check_block", "as_2d", "block_starts", "weight_blocks",
+    "accumulate", "accumulate_dask", "solve_ridge", "cv_errors", "LeaveOneOut",
+    "loo_errors",
 ]  # fmt: skip
 
 
 # --- accumulation ----------------------------------------------------------------------
-
-
-def pairwise_sum(items, add):
-    """Sum an iterable by a binary-counter tree: equal-size partial sums are merged.
-
-    The tree depends only on the number of items, so two callers with the same items
-    (numpy arrays, or Dask delayed objects with ``add`` delayed) get the same sums in
-    the same order. Memory: O(log n) partial sums.
-    """
-    stack = []  # (level, partial sum)
-    for item in items:
-        level, value = 0, item
-        while stack and stack[-1][0] == level:
-            value = add(stack.pop()[1], value)
-            level += 1
-        stack.append((level, value))
-    if not stack:
-        raise ValueError("pairwise_sum needs at least one item.")
-    value = stack.pop()[1]
-    while stack:
-        value = add(stack.pop()[1], value)
-    return value
 
 
 def _add_stats(a, b):
@@ -118,25 +94,6 @@ def _chunk_stats(Xc, Yc, start, kernel, Z, n_folds, T=None, Wc=None):
     return S, C, yy, counts
 
 
-def check_block(Xb, Yb=None, Wb=None, start=0):
-    """Raise a ValueError naming the input if a row block of a Dask input is not finite.
-
-    The in-memory path checks X and y when ``fit``/``predict`` is called; a Dask
-    array is checked block by block when its task runs (O(n_b d) per block).
-    """
-    for name, block in (("X", Xb), ("y", Yb), ("sample_weight", Wb)):
-        if block is not None and not np.all(np.isfinite(block)):
-            raise ValueError(
-                f"Input {name} contains NaN or infinity (in the row block of the Dask "
-                f"array that starts at row {start}); {name} must be finite."
-            )
-    if Wb is not None and np.any(Wb < 0):
-        raise ValueError(
-            f"sample_weight must be non-negative; got a negative weight in the row "
-            f"block of the Dask array that starts at row {start}."
-        )
-
-
 def _block_stats(Xb, Yb, start, kernel, Z, n_folds, chunk_size, T=None, Wb=None):
     """_chunk_stats over the chunks of one block, summed by ``pairwise_sum``."""
     Xb, Yb = np.asarray(Xb, dtype=np.float64), as_2d(np.asarray(Yb, dtype=np.float64))
@@ -149,11 +106,6 @@ def _block_stats(Xb, Yb, start, kernel, Z, n_folds, chunk_size, T=None, Wb=None)
          for i in bounds), _add_stats)
 
 
-def as_2d(Y):
-    """Y as a matrix of columns: a vector (n,) becomes (n, 1), a matrix stays."""
-    return Y[:, None] if Y.ndim == 1 else Y
-
-
 def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=None,
                T=None, W=None):
     """Fold sums of A^T V A, A^T V Y, Y^T V Y and weights over row chunks of in-memory X.
@@ -162,7 +114,7 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=None,
     (W None: V = I, and the counts are row counts).
 
     Chunks run on ``n_jobs`` threads (numpy releases the GIL), at most 2 n_jobs
-    chunks in flight, and are added in chunk order by :func:`pairwise_sum`.
+    chunks in flight, and are added in chunk order by ``pairwise_sum``.
     ``n_jobs`` as everywhere in lssvm (:func:`joblib.effective_n_jobs`): None is 1
     unless in a joblib context, -1 all CPUs.
     """
@@ -185,16 +137,6 @@ def accumulate(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, n_jobs=None,
 
     with ThreadPoolExecutor(max_workers=n_jobs) as pool:
         return pairwise_sum(stream(pool), _add_stats)
-
-
-def block_starts(X):
-    """First row of each row block of a Dask array."""
-    return np.concatenate([[0], np.cumsum(X.chunks[0])[:-1]]).astype(int)
-
-
-def weight_blocks(W, n_blocks):
-    """Delayed row blocks of a Dask weight vector, or Nones."""
-    return [None] * n_blocks if W is None else list(W.to_delayed().ravel())
 
 
 def accumulate_dask(X, Y, kernel, Z, *, n_folds=1, chunk_size=4096, T=None, W=None):
@@ -333,7 +275,7 @@ def loo_errors(X, Y, kernel, fmap, G, c, gammas, *, chunk_size=4096, n_jobs=None
     """Mean squared leave-one-out error of each gamma (:class:`LeaveOneOut`).
 
     A second pass over the rows of X (in memory, or a Dask array: one task per
-    block, added by :func:`pairwise_sum`). W: sample weights (the mean is weighted).
+    block, added by ``pairwise_sum``). W: sample weights (the mean is weighted).
     ``n_jobs`` threads as in :func:`accumulate` (None: 1 unless in a joblib
     context, -1: all CPUs).
     """

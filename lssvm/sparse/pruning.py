@@ -20,30 +20,23 @@ stages are :class:`PrunedOutputCode` models decoded as the classifier decodes, a
 the support vectors are counted over the bits, as the book's [S Table 3.5] counts them.
 The stop rule is applied to the decoded classes in both cases.
 
-Retraining does not factor from scratch. With H = K + I/gamma the bordered system
-[S 3.24] is solved through H (the elimination [S 3.25]); removing points removes rows and
-columns of H. The Cholesky factor is kept in an order with the points most likely to
-stay (large abs(alpha_k)) first: the factor rows of the unchanged leading points are
-reused, and only the trailing block is rebuilt from its Schur complement
-(:meth:`lssvm.linalg.factor.CholeskyFactor.update`, whose order is refreshed with the
-new abs(alpha_k) ranking at every stage). The system of each stage is then solved on
-the downdated factor by the elimination [S 3.25]
-(:func:`lssvm.linalg.solvers.solve_bordered_kkt` with ``factor=``): two triangular
-solves per stage, no new factorisation. The first stage after the unpruned fit
-rebuilds the whole factor (the input order says nothing about abs(alpha_k)), so a
-path costs about two full factorisations plus one small trailing block per stage,
-where refitting costs one factorisation per stage.
+The modules beside this one hold the pieces of the loop:
 
-Stopping at a significant loss ([S Table 3.5]'s SL 5% and SL 1%). On a validation set the
-loss of each point is the 0/1 error (classifier) or the squared error (regressor).
-Stage s is compared with the unpruned stage 0 by a one-sided paired sign test: among
-the n_d validation points where the two losses differ, n_w are worse at stage s; under
-the null hypothesis (no degradation) n_w ~ Binomial(n_d, 1/2) and
-
-    p_s = P(Binomial(n_d, 1/2) >= n_w)
-
-(for 0/1 losses this is the exact one-sided McNemar test). The rule fires at the first
-stage with p_s < level, and the selected model is the stage before it.
+- :mod:`lssvm.sparse.stage_factor`: step 3 without a new factorisation. [S 3.24] is
+  solved through H = K + I/gamma by the elimination [S 3.25], and the Cholesky
+  factor of H is kept from stage to stage, the points most likely to stay (large
+  abs(alpha_k)) first, so that a stage reuses the factor rows of the leading points
+  and rebuilds only a trailing block; a path costs about two full factorisations
+  plus one small block per stage, where refitting costs one factorisation per stage.
+- :mod:`lssvm.sparse.stop_rules`: step 4, stopping at a significant loss
+  ([S Table 3.5]'s SL 5% and SL 1%). Stage s is compared with the unpruned stage 0
+  on a validation set by a one-sided paired sign test: among the n_d validation
+  points where the two losses (0/1 error or squared error) differ, n_w are worse at
+  stage s, and p_s = P(Binomial(n_d, 1/2) >= n_w) (:func:`sign_test_pvalue`). The
+  rule fires at the first stage with p_s < level, and the selected model is the
+  stage before it.
+- :mod:`lssvm.sparse.pruned_codes`: the bits of an output code pruned on their own
+  rows (``per_bit=True``) and their model, :class:`PrunedOutputCode`.
 
 Sources: Suykens et al. (2002), [S §3.7], [S 3.52], [S Table 3.5]; [Suykens00] Suykens,
 Lukas and Vandewalle, Sparse least squares support vector machine classifiers,
@@ -59,12 +52,11 @@ from typing import Callable
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import binom, rankdata
-from sklearn.base import ClassifierMixin, clone, is_classifier
+from scipy.stats import rankdata
+from sklearn.base import clone, is_classifier
 from sklearn.utils.validation import check_array, check_X_y
 
-from .. import multiclass as mc
-from .._base import LSSVMBase, fit_with_kkt_solver, fitted_kernel, solve_kkt_default
+from .._base import LSSVMBase
 from .._log import Progress
 from .._validation import (
     check_count,
@@ -72,16 +64,16 @@ from .._validation import (
     check_numeric_targets,
     feature_names,
 )
-from ..linalg.factor import CholeskyFactor
 from ..linalg.memory import check_dense_memory
-from ..linalg.solvers import KKTSolution, solve_bordered_kkt
+from .pruned_codes import PrunedOutputCode, bit_problems, remove_in_bit
+from .stage_factor import fit_or_reason, fit_stage, new_stage_factor
+from .stop_rules import STOP_RULES, apply_stop_rule, score_stage, sign_test_pvalue
 
 __all__ = [
     "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
     "sign_test_pvalue", "STOP_RULES", "CRITERIA",
 ]  # fmt: skip
 
-STOP_RULES = (None, "significance")
 CRITERIA = ("abs", "signed")
 UPDATES = ("downdate", "refit")
 
@@ -153,25 +145,6 @@ class PruningPath:
         self.n_support = np.append(self.n_support, n_support)
         self.scores = np.append(self.scores, score)
         self.p_values = np.append(self.p_values, p_value)
-
-
-def sign_test_pvalue(loss_pruned, loss_reference) -> float:
-    """One-sided paired sign test that ``loss_pruned`` is larger than the reference.
-
-    Returns P(Binomial(n_d, 1/2) >= n_w), with n_w the points where the pruned loss
-    is larger and n_d those where the two differ; 1.0 when none differ.
-
-    >>> sign_test_pvalue([1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0])  # 5 of 5 worse
-    0.03125
-    >>> sign_test_pvalue([0, 1], [1, 0])
-    0.75
-    """
-    loss_pruned, loss_reference = np.asarray(loss_pruned), np.asarray(loss_reference)
-    n_worse = int(np.sum(loss_pruned > loss_reference))
-    n_diff = n_worse + int(np.sum(loss_pruned < loss_reference))
-    if n_diff == 0:
-        return 1.0
-    return float(binom.sf(n_worse - 1, n_diff, 0.5))
 
 
 def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, level):
@@ -248,81 +221,6 @@ def _bit_quantiles(A):
     return Q
 
 
-@dataclass
-class _StageFactor:
-    """The factor pruning carries from stage to stage, and what it was built for.
-
-    ``factor`` is the :class:`lssvm.linalg.factor.CholeskyFactor` of H = K + I/gamma
-    on the kept points (empty until the first covered fit); ``created`` is the stage
-    at which it was set up: the fit of that stage factors in the input order, the
-    next stage rebuilds it in the order of decreasing abs(alpha_k), and later ones
-    keep the factor rows of the leading points that stay and rebuild only the
-    trailing block (:meth:`~lssvm.linalg.factor.CholeskyFactor.update`).
-    """
-
-    kernel: object
-    factor: CholeskyFactor
-    created: int
-
-    def shrink(self, kept, priority, stage):
-        """Downdate to the points ``kept``; ``priority`` orders the rebuilt block."""
-        if len(self.factor):  # the input order says nothing about abs(alpha_k)
-            self.factor.update(kept, priority, keep_prefix=stage > self.created + 1)
-
-
-def _fit_stage(template, X, y, kept, stage_factor):
-    """A clone of ``template`` fitted on the points ``kept``.
-
-    With a factor, the estimator's own ``fit`` runs through
-    :func:`lssvm._base.fit_with_kkt_solver` with its KKT solve replaced
-    by the elimination [S 3.25] on the factor of H on the kept points: two
-    triangular solves, the factor computed once at the first stage (then kept) and
-    downdated between stages. The fitted estimator is a normal one, its solution
-    that of the kept points. Returns (estimator, covered), ``covered`` False if fit
-    solved a system the factor does not cover (e.g. 1-vs-1 codes).
-    """
-    est = clone(template)
-    if stage_factor is None:
-        return est.fit(X[kept], y[kept]), False
-    factor = stage_factor.factor
-    calls = {"covered": 0, "other": 0}
-
-    def solve(kernel, X_sub, gamma, a, d, signs=None):
-        covered = (
-            X_sub.shape[0] == len(kept)
-            and np.ndim(gamma) == 0
-            and float(gamma) == factor.gamma
-            and kernel == stage_factor.kernel  # same class and parameters, exactly
-        )
-        if not covered:
-            calls["other"] += 1
-            return solve_kkt_default(est, kernel, X_sub, gamma, a, d, signs=signs)
-        calls["covered"] += 1
-        if not len(factor):  # [S 3.24] by one Cholesky of H, kept for the next stages
-            factor.reorder(kept)
-        # [S 3.24] by the elimination [S 3.25] on the (downdated) factor; the rows
-        # of a, d and alpha follow kept, those of the factor factor.order.
-        a = a if est.fit_intercept else None  # [S 3.62] without the border
-        return _solve_on_factor(factor, a, d, signs, kept)
-
-    fit_with_kkt_solver(est, solve, X[kept], y[kept])
-    return est, calls["other"] == 0 and calls["covered"] > 0
-
-
-def _solve_on_factor(factor, a, d, signs, index):
-    """[S 3.24] on the points of ``factor``, the rows of a, d, signs and alpha
-    following ``index``: put in factor order, two triangular solves, put back."""
-    pos = factor.positions(index)  # None: index is the factor order
-    if pos is not None:
-        a, d, signs = (None if v is None else np.asarray(v)[pos] for v in (a, d, signs))
-    sol = solve_bordered_kkt(None, None, a, d, signs=signs, factor=factor)
-    if pos is None:
-        return sol
-    alpha = np.empty_like(sol.alpha)
-    alpha[pos] = sol.alpha
-    return KKTSolution(alpha, sol.b, sol.n_iter, sol.converged, None)
-
-
 def _end_early(path, stage, reason):
     """End ``path`` at its last valid stage: record and warn why stage failed."""
     path.end_reason = f"stage {stage} could not be fitted: {reason}"
@@ -334,53 +232,6 @@ def _end_early(path, stage, reason):
         stacklevel=3,
     )
     return path
-
-
-def _fit_or_reason(template, X, y, kept, factor_path, classifier):
-    """(estimator, downdated, None) for a stage, or (None, False, reason) if unfit."""
-    if classifier and len(np.unique(y[kept])) < 2:
-        return None, False, (
-            f"its {len(kept)} points leave one class only ({np.unique(y[kept])})"
-        )
-    try:
-        est, downdated = _fit_stage(template, X, y, kept, factor_path)
-    except Exception as exc:  # any failing fit ends the path, never loses it
-        return None, False, f"fit raised {type(exc).__name__}: {exc}"
-    return est, downdated, None
-
-
-def _validate(model, validation, reference, classifier):
-    """(score, p-value, reference loss) of a stage on the validation set, if any."""
-    if validation is None:
-        return np.nan, np.nan, reference
-    X_val, y_val = validation
-    loss = _validation_loss(model, X_val, y_val, classifier)
-    reference = loss if reference is None else reference
-    return (
-        float(model.score(X_val, y_val)),
-        sign_test_pvalue(loss, reference),
-        reference,
-    )
-
-
-def _stopped(path, stop, level, stage) -> bool:
-    """Step 4 after a stage: True (stage before selected) when the stop rule fires."""
-    fired = (stop == "significance" and path.p_values[-1] < level) or (
-        callable(stop) and bool(stop(path))
-    )
-    if fired and stage > 0:
-        path.stop_stage, path.selected = stage, stage - 1
-        return True
-    path.selected = stage
-    return False
-
-
-def _validation_loss(estimator, X_val, y_val, classifier):
-    """Per-point loss on the validation set: 0/1 error or squared error."""
-    pred = estimator.predict(X_val)
-    if classifier:
-        return (pred != y_val).astype(float)
-    return np.sum(np.reshape((pred - y_val) ** 2, (len(y_val), -1)), axis=1)
 
 
 def prune(
@@ -427,7 +278,7 @@ def prune(
     stop : None, "significance" or callable
         None: prune until ``min_support`` or ``n_stages``. "significance": stop at
         the first stage whose sign test against stage 0 gives p < ``level`` (needs
-        ``validation``; see the module docstring). A callable ``stop(path) -> bool``
+        ``validation``; :mod:`lssvm.sparse.stop_rules`). A callable ``stop(path) -> bool``
         is called after each stage.
     level : float, default=0.05
         Significance level of ``stop="significance"``.
@@ -577,21 +428,13 @@ def _report(path, log):
     log(f"stage {stage}: {path.n_support[-1]} support vectors{extra}")
 
 
-def _new_factor_path(template, X, update, stage=0):
-    if update == "refit" or template.solver == "cg":
-        return None
-    kernel = fitted_kernel(template, X)
-    empty = CholeskyFactor.from_kernel(kernel(X, X), float(template.gamma), order=[])
-    return _StageFactor(kernel, empty, stage)
-
-
 def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
          validation, stop, level, criterion, retune, retune_at, update,
          verbose=0):  # fmt: skip
     log = Progress("prune", verbose)
     path = PruningPath(update=update)
     template = clone(template)
-    factor_path = _new_factor_path(template, X, update)
+    factor_path = new_stage_factor(template, X, update)
     kept = np.arange(len(y))
     priority = np.zeros(len(y))  # stage 0: natural order
     reference = None
@@ -602,16 +445,16 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
             if params:
                 template = clone(template).set_params(**params)
                 try:
-                    factor_path = _new_factor_path(template, X, update, stage)
+                    factor_path = new_stage_factor(template, X, update, stage)
                 except Exception as exc:  # e.g. retuned to invalid parameters
                     reason = f"its parameters failed: {type(exc).__name__}: {exc}"
                     return _end_early(path, stage, reason)
         if factor_path is not None:
             factor_path.shrink(kept, priority, stage)
         if stage == 0:  # the unpruned model: its errors are the user's to see
-            est, downdated = _fit_stage(template, X, y, kept, factor_path)
+            est, downdated = fit_stage(template, X, y, kept, factor_path)
         else:
-            est, downdated, reason = _fit_or_reason(
+            est, downdated, reason = fit_or_reason(
                 template, X, y, kept, factor_path, is_classifier(template)
             )
             if reason is not None:
@@ -621,14 +464,14 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         importance = _ranking(est, criterion)
         priority = np.zeros(len(y))
         priority[kept] = importance
-        score, p_value, reference = _validate(
+        score, p_value, reference = score_stage(
             est, validation, reference, is_classifier(est)
         )
         alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
         spectrum = np.sort(alpha)[::-1]
         path._append(est, kept.copy(), spectrum, score, p_value)
         _report(path, log)
-        if _stopped(path, stop, level, stage):
+        if apply_stop_rule(path, stop, level, stage):
             return path
         floor = _floor(len(kept), min_support, checkpoints)
         if len(kept) <= floor or (n_stages is not None and stage >= n_stages):
@@ -639,93 +482,12 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
         stage += 1
 
 
-class PrunedOutputCode(ClassifierMixin):
-    """A multiclass LS-SVM whose bits were pruned separately (``prune(per_bit=True)``).
-
-    Bit j is a binary :class:`lssvm.LSSVMClassifier` fitted on its own kept rows
-    with the labels ``codebook_[:, j]`` of their classes (+1 / -1); the classes are
-    decoded from the bits' latent outputs as :class:`lssvm.LSSVMClassifier` does
-    (:func:`lssvm.multiclass.class_scores`).
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-    codebook_ : ndarray of shape (n_classes, n_bits)
-    estimators_ : list of LSSVMClassifier
-        One fitted binary LS-SVM per bit (classes -1, +1).
-    support_ : list of ndarray of int
-        The rows (indices into the X given to :func:`prune`) each bit was fitted on.
-    decoding : str
-    """
-
-    def __init__(self, classes, codebook, estimators, support, decoding):
-        self.classes_ = classes
-        self.codebook_ = codebook
-        self.estimators_ = estimators
-        self.support_ = support
-        self.decoding = decoding
-
-    @property
-    def n_support_(self) -> NDArray[np.int64]:
-        """Number of support vectors of each bit."""
-        return np.array([len(s) for s in self.support_])
-
-    def bit_outputs(self, X):
-        """Latent outputs of the bits, shape (n_samples, n_bits)."""
-        return np.column_stack([e.decision_function(X) for e in self.estimators_])
-
-    def decision_function(self, X):
-        """Per-class scores whose argmax is ``predict``."""
-        C = self.codebook_
-        return mc.class_scores(self.bit_outputs(X), C, self.decoding)
-
-    def predict(self, X):
-        """The decoded class of each sample."""
-        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
-
-
-def _bit_templates(template, n_bits):
-    """A binary LS-SVM template per bit: the common parameters and bit_params[j]."""
-    params = template.get_params()
-    overrides = params.pop("bit_params") or [{}] * n_bits
-    if len(overrides) != n_bits:
-        raise ValueError(
-            f"bit_params has {len(overrides)} entries but the code has {n_bits} bits."
-        )
-    for name in ("coding", "decoding", "random_state"):
-        params.pop(name)
-    return [type(template)(**{**params, **extra}) for extra in overrides]
-
-
-def _remove_in_bit(importance, labels, k):
-    """Positions of up to k smallest importances, keeping one point of each label."""
-    left = {lab: int(np.sum(labels == lab)) for lab in (-1, 1)}
-    out = []
-    for i in np.argsort(importance, kind="stable"):
-        if len(out) >= k:
-            break
-        if left[labels[i]] > 1:
-            left[labels[i]] -= 1
-            out.append(i)
-    return np.array(out, dtype=int)
-
-
 def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validation,
               stop, level, update, verbose=0):  # fmt: skip
     """The pruning loop with every bit pruned on its own rows (per_bit=True)."""
     log = Progress("prune", verbose)
     template = clone(template)
-    classes, y_index = np.unique(y, return_inverse=True)
-    C = mc.codebook(len(classes), template.coding, random_state=template.random_state)
-    Y = mc.encode(y_index, C)  # (N, n_bits): +-1 on a bit's rows, 0 elsewhere
-    bits = []
-    for j, bit_template in enumerate(_bit_templates(template, C.shape[1])):
-        rows = np.flatnonzero(Y[:, j])
-        bits.append({
-            "template": bit_template, "rows": rows, "labels": Y[rows, j],
-            "kept": np.arange(len(rows)),
-            "factor": _new_factor_path(bit_template, X[rows], update),
-        })  # fmt: skip
+    classes, C, bits = bit_problems(template, X, y, update)  # one LS-SVM per bit
     path = PruningPath(update=update)
     reference = None
     stage = 0
@@ -736,11 +498,11 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
             if fp is not None:
                 fp.shrink(kept, bit.get("priority"), stage)
             if stage == 0:
-                est, _ = _fit_stage(
+                est, _ = fit_stage(
                     bit["template"], X[bit["rows"]], bit["labels"], kept, fp
                 )
             else:
-                est, _, reason = _fit_or_reason(
+                est, _, reason = fit_or_reason(
                     bit["template"], X[bit["rows"]], bit["labels"], kept, fp, True
                 )
                 if reason is not None:
@@ -752,12 +514,12 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
             importances.append(importance)
         support = [bit["rows"][bit["kept"]] for bit in bits]
         model = PrunedOutputCode(classes, C, estimators, support, template.decoding)
-        score, p_value, reference = _validate(model, validation, reference, True)
+        score, p_value, reference = score_stage(model, validation, reference, True)
         spectrum = np.sort(np.concatenate(importances))[::-1]
         path._append(model, support, spectrum, score, p_value,
                      n_support=sum(len(s) for s in support))  # fmt: skip
         _report(path, log)
-        if _stopped(path, stop, level, stage):
+        if apply_stop_rule(path, stop, level, stage):
             return path
         removed_any = False
         if n_stages is None or stage < n_stages:
@@ -765,7 +527,7 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
                 kept = bit["kept"]
                 floor = max(min_support, 2)
                 k = _n_to_remove(len(kept), fraction, n_remove, min(floor, len(kept)))
-                drop = _remove_in_bit(importance, bit["labels"][kept], k)
+                drop = remove_in_bit(importance, bit["labels"][kept], k)
                 if len(drop):
                     bit["kept"] = np.delete(kept, drop)  # step 2, within the bit
                     removed_any = True
