@@ -120,23 +120,20 @@ def check_sample_weight(sample_weight, X, *, owner):
             f"entr{'y' if bad.size == 1 else 'ies'}, the first "
             f"sample_weight[{k}]={float(values[k])!r}."
         )
-    if values.size and not np.any(values > 0):  # before scikit-learn's wording
+    n = X.shape[0]
+    if values.size in (1, n) and not np.any(values > 0):
+        # all zero, of a valid length: before scikit-learn's own wording of it (a
+        # wrong length is left to scikit-learn's check below, which names both)
         raise ValueError(
             f"{owner_prefix(owner)}sample_weight must have at least one positive "
-            f"entry; got {values.size} zero weights."
+            f"entry; got {n} zero weights."
         )
     try:
-        w = _check_sample_weight(
+        return _check_sample_weight(
             sample_weight, X, dtype=np.float64, ensure_non_negative=True
         )
     except ValueError as exc:
         raise ValueError(f"{owner_prefix(owner)}sample_weight: {exc}") from None
-    if not np.any(w > 0):
-        raise ValueError(
-            f"{owner_prefix(owner)}sample_weight must have at least one positive "
-            f"entry; got {X.shape[0]} zero weights."
-        )
-    return w
 
 
 def positive_weight_rows(sample_weight, X, labels=None, *, owner, classes=None):

@@ -47,8 +47,7 @@ import warnings
 import numpy as np
 from numpy.typing import NDArray
 
-from .linalg.factor import CholeskyFactor
-from .linalg.factor import NumericalWarning
+from .linalg.factor import CholeskyFactor, NumericalWarning
 
 __all__ = ["predictive_variance", "NEGATIVE_VARIANCE_RTOL"]
 
@@ -60,7 +59,7 @@ NEGATIVE_VARIANCE_RTOL = 1e-10
 def predictive_variance(
     K_test: NDArray,
     prior_var: NDArray,
-    H_cho: CholeskyFactor,
+    factor: CholeskyFactor,
     *,
     fit_intercept: bool,
 ) -> NDArray[np.float64]:
@@ -80,7 +79,7 @@ def predictive_variance(
         Row i is theta(x_i)^T = [K(x_i, x_1), ..., K(x_i, x_N)].
     prior_var : ndarray of shape (n_test,)
         Prior variances K(x_i, x_i), the nu of [S 3.55] (not the nu of [S 3.25]).
-    H_cho : CholeskyFactor
+    factor : CholeskyFactor
         The :class:`lssvm.linalg.factor.CholeskyFactor` of C_N = Omega + I/gamma
         on the training points in the order of the columns of ``K_test``: the
         direct solver's :attr:`lssvm.linalg.solvers.KKTSolution.factor`, the one
@@ -104,37 +103,37 @@ def predictive_variance(
     >>> from lssvm.linalg import CholeskyFactor
     >>> X = np.array([[0.0], [1.0], [2.0]])
     >>> K, gamma = RBF(1.0)(X), 100.0
-    >>> H_cho = CholeskyFactor.from_kernel(K, gamma)  # of K + I/gamma
+    >>> factor = CholeskyFactor.from_kernel(K, gamma)  # of K + I/gamma
     >>> x = np.array([[1.0], [10.0]])  # a training point, and one far away
-    >>> var = predictive_variance(RBF(1.0)(x, X), np.ones(2), H_cho,
+    >>> var = predictive_variance(RBF(1.0)(x, X), np.ones(2), factor,
     ...                           fit_intercept=False)
     >>> bool(var[0] < 1 / gamma), float(np.round(var[1], 12))
     (True, 1.0)
 
     Source: Suykens et al. (2002), [S 3.54-3.63]; [RW 2.42].
     """
-    K_test, prior_var = _check_inputs(K_test, prior_var, H_cho)
+    K_test, prior_var = _check_inputs(K_test, prior_var, factor)
     if not isinstance(fit_intercept, (bool, np.bool_)):
         raise ValueError(
             f"predictive_variance: fit_intercept must be a bool; got "
             f"fit_intercept={fit_intercept!r}."
         )
     # V = L^{-1} theta (L L^T = C_N), so that theta^T C_N^{-1} theta = ||V||^2
-    V = H_cho.half_solve(K_test.T)  # (n_samples, n_test)
+    V = factor.half_solve(K_test.T)  # (n_samples, n_test)
     q = np.einsum("ij,ij->j", V, V)  # theta^T C_N^{-1} theta
     var = prior_var - q  # [S 3.60]
     extra = np.zeros_like(var)
     if fit_intercept:
         # w = L^{-1} 1_v and s = 1^T C_N^{-1} 1 (the s of [S 3.25]): once per
         # factor, not once per block of test points
-        w, s = H_cho.half_solve_ones()
+        w, s = factor.half_solve_ones()
         p = w @ V  # 1^T C_N^{-1} theta
         extra = (1.0 - p) ** 2 / s  # flat prior on b: [RW 2.42]
         var += extra
     return _clip_round_off(var, np.abs(prior_var) + q + extra)
 
 
-def _check_inputs(K_test, prior_var, H_cho):
+def _check_inputs(K_test, prior_var, factor):
     K_test = np.asarray(K_test, dtype=np.float64)
     prior_var = np.asarray(prior_var, dtype=np.float64)
     if K_test.ndim != 2:
@@ -148,18 +147,18 @@ def _check_inputs(K_test, prior_var, H_cho):
             f"({K_test.shape[0]},), one K(x, x) per row of K_test; got shape "
             f"{prior_var.shape}."
         )
-    if not isinstance(H_cho, CholeskyFactor):
+    if not isinstance(factor, CholeskyFactor):
         raise TypeError(
-            "predictive_variance: H_cho must be a CholeskyFactor "
+            "predictive_variance: factor must be a CholeskyFactor "
             "(lssvm.linalg.factor) of C_N = Omega + I/gamma, e.g. "
             "CholeskyFactor.from_kernel(K, gamma) or KKTSolution.factor; got "
-            f"{type(H_cho).__name__}."
+            f"{type(factor).__name__}."
         )
     n = K_test.shape[1]
-    if len(H_cho) != n:
+    if len(factor) != n:
         raise ValueError(
             f"predictive_variance: the Cholesky factor must be of n_samples = {n} "
-            f"points, one per column of K_test; got a factor of {len(H_cho)} points."
+            f"points, one per column of K_test; got a factor of {len(factor)} points."
         )
     return K_test, prior_var
 

@@ -328,7 +328,9 @@ class CallableKernel(Kernel):
         return K
 
     def gram_lower(self, X):
-        return self(X)
+        """K(X, X), a new C-ordered array: the caller may factor it in place, and the
+        user's function may return an array it keeps (a stored matrix)."""
+        return np.array(self(X), dtype=np.float64, order="C")
 
     def diag(self, X):
         X = self._prepare(X)

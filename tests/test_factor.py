@@ -225,3 +225,55 @@ def test_error_bars_solve_for_the_ones_once_per_factor_not_per_block(monkeypatch
     monkeypatch.setattr(factor_module.CholeskyFactor, "half_solve", counting)
     reg.predict(X[:30], return_std=True)
     assert calls.count(1) == 1 and calls.count(2) == 5  # ones once; 5 blocks of rows
+
+
+def test_factorize_copies_what_it_may_not_destroy():
+    _, _, K, gamma = _problem()
+    F_ordered = np.asfortranarray(K)  # in place would need a copy: it makes one
+    F = CholeskyFactor.factorize(F_ordered, gamma, overwrite=True)
+    L = np.tril(F.L)  # only the lower triangle is the factor
+    np.testing.assert_allclose(L @ L.T, K + np.eye(len(K)) / gamma, atol=1e-12)
+    np.testing.assert_array_equal(F_ordered, K)  # the caller's array is intact
+
+
+def test_a_callable_kernel_returning_a_stored_matrix_survives_fit_and_error_bars():
+    from lssvm import LSSVMRegressor
+
+    X, y, K, _ = _problem()
+    stored = K.copy()
+    index = {tuple(x): i for i, x in enumerate(X)}
+
+    def kernel(A, B):  # returns the stored matrix itself on the training inputs
+        if A.shape == B.shape == X.shape and np.array_equal(A, X) and A is B:
+            return stored
+        return RBF(1.5)(A, B)
+
+    assert len(index) == len(X)
+    reg = LSSVMRegressor(kernel=kernel, gamma=5.0).fit(X, y)
+    _, std = reg.predict(X[:5], return_std=True)
+    np.testing.assert_array_equal(stored, K)  # fit and the error bars copied it
+    assert np.all(np.isfinite(std))
+
+
+def test_a_factor_destroyed_by_overwrite_refuses_further_use():
+    _, y, K, gamma = _problem()
+    F = CholeskyFactor.from_kernel(K, gamma)
+    F.half_solve_ones()
+    F.loo_latent(y, F.solve(y), fit_intercept=False, overwrite=True)
+    with pytest.raises(ValueError, match="destroyed by an earlier call with overwrite"):
+        F.solve(y)
+    with pytest.raises(ValueError, match="destroyed"):
+        F.half_solve_ones()  # the cache went with the factor
+    F.update(np.arange(10), priority=np.zeros(len(K)), keep_prefix=False)  # fresh
+    assert np.all(np.isfinite(F.solve(np.ones(10))))
+
+
+def test_the_conditioning_warning_is_given_once_per_factor_at_the_callers_line():
+    X = np.repeat(np.random.default_rng(0).standard_normal((6, 2)), 2, axis=0)
+    K = RBF(1.0)(X)
+    with pytest.warns(NumericalWarning) as caught:
+        F = CholeskyFactor.from_kernel(K, 1e15)
+        F.update(np.arange(10), priority=np.zeros(12))
+        F.update(np.arange(8), priority=np.zeros(12))
+    mine = [w for w in caught if issubclass(w.category, NumericalWarning)]
+    assert len(mine) == 1 and mine[0].filename == __file__

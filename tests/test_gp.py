@@ -265,21 +265,21 @@ def test_function_takes_the_factor_object_of_the_solver_or_of_the_kernel(data):
 
 def test_round_off_negatives_clipped_silently():
     # C = [1], theta = [1]: q = 1, so nu = 1 - 1e-16 gives var = -1.1e-16.
-    H_cho = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
+    F = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         var = predictive_variance(
-            np.array([[1.0]]), np.array([1.0 - 1e-16]), H_cho, fit_intercept=False
+            np.array([[1.0]]), np.array([1.0 - 1e-16]), F, fit_intercept=False
         )
     assert var[0] == 0.0
 
 
 def test_large_negatives_warn_and_clip():
     # A prior variance below theta^T C^{-1} theta: not a covariance (nu = 0.5).
-    H_cho = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
+    F = CholeskyFactor(np.array([[1.0]]), [0], 1.0)
     with pytest.warns(NumericalWarning, match="negative at 1 of 2 points"):
         var = predictive_variance(
-            np.array([[1.0], [0.5]]), np.array([0.5, 0.5]), H_cho, fit_intercept=False
+            np.array([[1.0], [0.5]]), np.array([0.5, 0.5]), F, fit_intercept=False
         )
     np.testing.assert_array_equal(var, [0.0, 0.25])
     assert issubclass(NumericalWarning, UserWarning)

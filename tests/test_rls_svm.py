@@ -324,8 +324,14 @@ def test_indefinite_kernel_gives_a_named_error():
     def sigmoid(A, B):  # tanh(a x.z + c): not positive semi-definite
         return np.tanh(2 * A @ B.T - 3)
 
-    with pytest.raises(NotPositiveDefiniteError, match=r"C=100\.0.*decrease C"):
+    with pytest.raises(
+        NotPositiveDefiniteError,
+        match=r"RLSSVMClassifier: C\^\{-1\} I \+ K_SS \[P 58\] is not positive "
+        r"definite.*C=100\.0.*decrease C",
+    ) as info:
         RLSSVMClassifier(C=100.0, kernel=sigmoid).fit(X, y)
+    # advice in RLS-SVM terms only: the factor's advice on gamma is not repeated
+    assert "gamma" not in str(info.value)
 
 
 @pytest.mark.parametrize("reuse_factor", [True, False])
@@ -403,14 +409,29 @@ def test_optimality_needs_the_training_rows():
         clf.optimality(X[1:], y[1:])
 
 
-def test_optimality_of_a_precomputed_kernel():
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_optimality_of_a_precomputed_kernel(kernel):
+    """optimality(K, y) of a precomputed fit reads K = K(X_train, X_train) as the
+    Gram matrix: all its fields equal those of the same fit on X, also for weights
+    of another problem, where the gradient in w is far from 0 and depends on K."""
+    from lssvm.kernels import make_kernel
+
     X, y = _data(seed=3, n=120)
-    K = X @ X.T
+    K = make_kernel(kernel, sigma2=2.0)(X, X)
     clf = RLSSVMClassifier(kernel="precomputed").fit(K, y)
-    linear = RLSSVMClassifier(kernel="linear").fit(X, y)
-    opt, ref = clf.optimality(K, y), linear.optimality(X, y)
-    assert opt.holds(tol=1e-8)
-    assert opt.min_error_support == pytest.approx(ref.min_error_support)
+    ref_clf = RLSSVMClassifier(kernel=kernel, sigma2=2.0).fit(X, y)
+    np.testing.assert_array_equal(clf.support_, ref_clf.support_)
+    w = np.where(y == 7, 3.0, 1.0)
+    w[:4] = 0.0  # rows of weight 0 left out: K loses their rows and columns
+    for weights in (None, w):
+        opt = clf.optimality(K, y, sample_weight=weights)
+        ref = ref_clf.optimality(X, y, sample_weight=weights)
+        for field in opt._fields:
+            assert getattr(opt, field) == pytest.approx(
+                getattr(ref, field), rel=1e-8, abs=1e-8
+            ), (weights is None, field, opt, ref)
+    assert clf.optimality(K, y).holds(tol=1e-8)
+    assert opt.gradient_w_norm > 1.0  # the weighted check: K enters the gradient
 
 
 @pytest.mark.parametrize("reuse_factor", [True, False])

@@ -212,3 +212,24 @@ def test_fixed_size_dask_weights_equal_in_memory_weights(data):
     np.testing.assert_allclose(
         scalar, est.fit(X, X[:, 0], sample_weight=np.full(50, 2.0)).predict(X_test),
         rtol=1e-10, atol=1e-12)
+
+
+def test_all_zero_weights_of_the_wrong_length_are_a_length_error():
+    from lssvm._validation import check_sample_weight
+
+    with pytest.raises(ValueError, match=r"\(3,\), expected \(5,\)"):
+        check_sample_weight(np.zeros(3), 5, owner="fit")
+
+
+@pytest.mark.parametrize(
+    "weights, match",
+    [(-np.ones(4), "finite and >= 0"), (np.ones(3), "expected"),
+     (np.zeros(4), "at least one positive")],
+)  # fmt: skip
+def test_score_latent_checks_its_weights(weights, match):
+    from lssvm.model_selection import score_latent
+
+    y, f = np.array([1.0, -1, 1, -1]), np.array([0.5, -0.2, -0.1, -1.0])
+    with pytest.raises(ValueError, match=f"score_latent: sample_weight.*{match}|{match}"):
+        score_latent("accuracy", y, f, sample_weight=weights)
+    assert score_latent("accuracy", y, f, sample_weight=np.ones(4)) == 0.75

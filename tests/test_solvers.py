@@ -600,7 +600,7 @@ def test_ill_conditioned_system_warns(rng):
     X = rng.standard_normal((40, 2))
     X = np.vstack([X, X])
     y = np.where(X[:, 0] > 0, 1, -1)
-    with pytest.warns(NumericalWarning, match="ill-conditioned.*Decrease gamma"):
+    with pytest.warns(NumericalWarning, match=r"ill-conditioned.*Decrease the regularization constant \(gamma"):
         LSSVMClassifier(gamma=1e15).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

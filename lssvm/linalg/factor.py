@@ -26,10 +26,11 @@ and the closed-form cross-validation do with it once they have it:
   :func:`update_cholesky`: the ordered Cholesky up/downdate of [P §5.2-5.3] [Peng16]
   (keep the common prefix, rebuild the trailing block).
 
-It also holds the one Cholesky factorisation of the package (:meth:`CholeskyFactor.factorize`
-for a matrix at hand, and the trailing block of :func:`update_cholesky`, both through
+It also holds the one Cholesky factorisation of H in the package
+(:meth:`CholeskyFactor.factorize` for a matrix at hand, and the trailing block of :func:`update_cholesky`, both through
 ``_cholesky_upper``: one LAPACK ``potrf`` call site, one :class:`NotPositiveDefiniteError`
-with its advice, one conditioning check that warns with :class:`NumericalWarning`), so the
+with its advice, one conditioning check that warns with :class:`NumericalWarning`, once
+per factor object), so the
 direct solver, the error bars, the probabilities, pruning and RLS-SVM fail and warn alike.
 
 This module imports no estimator and no solver (:mod:`lssvm.linalg.solvers` imports
@@ -38,6 +39,8 @@ it to factor and to return its factor).
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -91,7 +94,19 @@ def _cholesky_upper(A, *, clean, what="Omega + I/gamma"):
     return U
 
 
-def _warn_ill_conditioned(U, stacklevel=2):
+def _outside_stacklevel():
+    """The ``stacklevel`` of the first frame outside the package, counted from the
+    caller of this function's caller (the function that calls ``warnings.warn``)."""
+    level, frame = 2, sys._getframe(2)  # stacklevel 2: the caller of that function
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _warn_ill_conditioned(U):
     """NumericalWarning when cond(H) >= (max u_ii / min u_ii)^2 > 1/(n eps), H = U^T U.
 
     The ratio of the factor's diagonal is a cheap (O(N)) lower bound on the condition
@@ -110,10 +125,13 @@ def _warn_ill_conditioned(U, stacklevel=2):
             f"{cond_bound:.1e} for N = {n}): the KKT system is still solved to "
             "round-off and predictions are sound, but the support values alpha_k "
             "of (nearly) identical rows are not determined individually. Decrease "
-            "gamma for well-determined alpha_k.",
+            "the regularization constant (gamma; C in RLS-SVM) for well-determined "
+            "alpha_k.",
             NumericalWarning,
-            stacklevel=stacklevel + 1,
+            stacklevel=_outside_stacklevel(),
         )
+        return True
+    return False
 
 # Columns of U^{-1} per block in _inverse_diagonal: each block is a temporary of at
 # most 256 N floats (2 KiB per point, about 20 MB at N = 10^4) instead of the N^2 of
@@ -347,6 +365,8 @@ class CholeskyFactor:
 
     def __init__(self, L, order, gamma, kernel_block=None):
         self._ones_half = None  # (L, L^{-1} 1, s) cached by half_solve_ones
+        self._warned = False  # the conditioning warning is given once per factor
+        self._destroyed = False  # set by a method called with overwrite=True
         self.L = np.asarray(L, dtype=np.float64)
         self.order = np.asarray(order, dtype=np.intp)
         if self.L.shape != (len(self.order),) * 2:
@@ -371,15 +391,19 @@ class CholeskyFactor:
         :class:`NotPositiveDefiniteError` when H is not positive definite; warns
         (:class:`NumericalWarning`) when it is singular to working precision.
         """
-        H = np.array(Omega, dtype=np.float64, order="C", copy=not overwrite)
+        if overwrite:  # in place when Omega is C-ordered float64, else one copy
+            H = np.asarray(Omega, dtype=np.float64, order="C")
+        else:
+            H = np.array(Omega, dtype=np.float64, order="C")
         n = H.shape[0]
         inv_gamma = 1.0 / np.asarray(gamma, dtype=np.float64)
         H.flat[:: n + 1] += inv_gamma  # H = Omega + diag(1/gamma_k), [S 3.24]
         # The lower triangle of a C-ordered H is the upper triangle of its F-ordered
         # transpose: LAPACK factors it in place, H = U^T U (U's lower part not read).
         U = _cholesky_upper(H.T, clean=False)
-        _warn_ill_conditioned(U, stacklevel=3)
-        return cls(U.T, np.arange(n), gamma)
+        factor = cls(U.T, np.arange(n), gamma)
+        factor._warned = _warn_ill_conditioned(U)
+        return factor
 
     @classmethod
     def from_kernel(cls, K, gamma, order=None):
@@ -402,7 +426,18 @@ class CholeskyFactor:
     @property
     def upper(self):
         """U = L^T (U^T U = H), an F-ordered view: LAPACK's ``lower=0`` form."""
+        if self._destroyed:
+            raise ValueError(
+                "CholeskyFactor: the factor must be intact; got one destroyed by an "
+                "earlier call with overwrite=True (inverse, inverse_diagonal or "
+                "loo_latent). Factor again, or call those without overwrite."
+            )
         return self.L.T
+
+    def _overwritten(self, overwrite):
+        """Record that a method destroyed the factor (``overwrite``)."""
+        if overwrite:
+            self._destroyed, self._ones_half = True, None
 
     def __len__(self):
         return len(self.order)
@@ -475,15 +510,17 @@ class CholeskyFactor:
     def inverse(self, overwrite=False):
         """H^{-1} by LAPACK ``potri``: an F-ordered array whose upper triangle is
         valid (the lower one is not). ``overwrite`` destroys the factor."""
-        overwrite = int(bool(overwrite))
-        Hinv, info = lapack.dpotri(self.upper, lower=0, overwrite_c=overwrite)
+        Hinv, info = lapack.dpotri(self.upper, lower=0, overwrite_c=int(bool(overwrite)))
+        self._overwritten(overwrite)
         if info:
             raise np.linalg.LinAlgError(f"dpotri failed (info={info}).")
         return Hinv
 
     def inverse_diagonal(self, overwrite=False):
         """diag(H^{-1}) of H = U^T U; overwrite destroys the factor."""
-        return _inverse_diagonal(self.upper, overwrite)
+        diag = _inverse_diagonal(self.upper, overwrite)
+        self._overwritten(overwrite)
+        return diag
 
     def loo_latent(self, t, beta, *, fit_intercept=True, overwrite=False, eta=None):
         """Exact leave-one-out outputs t_k - beta_k / C_kk (:func:`loo_from_diagonal`).
@@ -493,10 +530,12 @@ class CholeskyFactor:
         (:attr:`lssvm.linalg.solvers.KKTSolution.eta` of a regression-form solve),
         else it is solved for here (with ``fit_intercept`` only).
         """
-        return _loo_latent(
+        loo = _loo_latent(
             self.upper, t, beta, fit_intercept=fit_intercept, overwrite=overwrite,
             eta=eta,
         )  # fmt: skip
+        self._overwritten(overwrite)
+        return loo
 
     def ordered(self, members, priority, *, keep_prefix=True):
         """The factor order :meth:`update` gives the set ``members``.
@@ -533,14 +572,17 @@ class CholeskyFactor:
                 "got kernel_block=None."
             )
         new_order = np.asarray(new_order, dtype=np.intp)
-        L, order = self.L, self.order
-        if not keep_prefix:
+        if keep_prefix and len(self.order):
+            L, order = self.upper.T, self.order  # upper raises if destroyed
+        else:
             L, order = np.zeros((0, 0)), np.zeros(0, dtype=np.intp)
         self.L = update_cholesky(
             L, order, new_order, lambda idx: self.entries(idx, new_order)
         )
         self.order = new_order
-        _warn_ill_conditioned(self.upper, stacklevel=3)  # as factorize does
+        self._destroyed = False  # a new factor
+        if not self._warned:  # as factorize does; once per factor (pruning's stages)
+            self._warned = _warn_ill_conditioned(self.upper)
         return self
 
     def update(self, members, priority, *, keep_prefix=True, kernel_block=None):

@@ -62,9 +62,8 @@ from numpy.typing import NDArray
 from scipy.linalg import blas, eigh_tridiagonal, lapack
 from sklearn.model_selection import check_cv
 
-from .._validation import positive_weight_rows
-from ..linalg.factor import loo_from_diagonal
-from ..linalg.factor import PD_ADVICE, NotPositiveDefiniteError
+from .._validation import check_sample_weight, positive_weight_rows
+from ..linalg.factor import PD_ADVICE, NotPositiveDefiniteError, loo_from_diagonal
 from ..linalg.solvers import eliminate_border, solve_bordered_kkt
 
 __all__ = [
@@ -351,7 +350,11 @@ def score_latent(scoring, y_true, latent, sample_weight=None) -> float:
     y_true, latent = np.asarray(y_true), np.asarray(latent)
     if callable(scoring):
         return float(scoring(y_true, latent))
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    # the one weight check (>= 0, finite, one per held-out row, one positive)
+    sample_weight = check_sample_weight(
+        sample_weight, len(y_true), owner="score_latent"
+    )
+    w = sample_weight
     if w is not None and y_true.ndim > 1:
         w = w[:, None] * np.ones(y_true.shape[1:])
     if scoring == "accuracy":
@@ -384,7 +387,7 @@ def _binary_score(scoring, y_true, latent, sample_weight):
     for c in range(y2.shape[1]):
         used = y2[:, c] != 0
         pos, f = y2[used, c] > 0, f2[used, c]
-        w = None if sample_weight is None else np.asarray(sample_weight, float)[used]
+        w = None if sample_weight is None else sample_weight[used]
         if pos.all() or not pos.any():
             raise ValueError(
                 f"score_latent: scoring={scoring!r} needs both classes in every "

@@ -369,11 +369,13 @@ default="rbf"
         )  # fmt: skip
         try:
             solved = self._iterate(X, y_pm, C, support)
-        except np.linalg.LinAlgError as exc:
+        except NotPositiveDefiniteError:
+            # the factor's own message advises on gamma; here 1/C_k is the diagonal
             raise NotPositiveDefiniteError(
                 f"{type(self).__name__}: C^{{-1}} I + K_SS [P 58] is not positive "
-                f"definite ({exc}). The kernel {kernel!r} may not be positive "
-                f"semi-definite, or C={self.C!r} leaves too little (1/C) on the "
+                "definite (its Cholesky factorisation failed). The kernel "
+                f"{kernel!r} may not be positive semi-definite, or C={self.C!r} "
+                "leaves too little (1/C_k, C_k = C w_k with sample_weight) on the "
                 "diagonal: decrease C, check that the kernel is positive "
                 "semi-definite, or scale the inputs."
             ) from None
@@ -544,7 +546,8 @@ default="rbf"
         the ``sample_weight`` given to ``fit`` (None raises a ValueError rather than
         report the conditions of the unweighted problem, which a weighted fit does
         not meet). Other weights give the conditions of another problem at this
-        model.
+        model. With ``kernel="precomputed"``, X is the Gram matrix K(X_train,
+        X_train) given to ``fit``.
 
         >>> X = np.array([[1.1, 1.0], [1.0, 1.0], [0.0, 0.0], [-0.1, 0.0]])
         >>> y, w = [1, 1, -1, -1], [1.0, 2.0, 2.0, 1.0]
@@ -578,7 +581,11 @@ default="rbf"
         e = 1.0 - y_pm * self.decision_function(X)
         # dJ/dw = 2 sum_k c_k phi(x_k), c = [y theta on S] - C_k max(0, e) y
         c = y_theta - C * np.maximum(e, 0.0) * y_pm
-        gradient_w_sq = 4.0 * c @ self.kernel_(X, X) @ c
+        if isinstance(self.kernel_, Precomputed):  # X is K(X_train, X_train) itself
+            K = X if keep is None else X[:, keep]
+        else:
+            K = self.kernel_(X, X)
+        gradient_w_sq = 4.0 * c @ K @ c  # ||dJ/dw||^2 = 4 c^T K c
         return Optimality(
             min_error_support=float(e[in_S].min()),
             max_error_outside=float(e[~in_S].max()) if (~in_S).any() else -np.inf,
