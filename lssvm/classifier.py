@@ -81,8 +81,10 @@ class _BitSolutions(NamedTuple):
 
     ``beta`` (N, n_bits): alpha_k y_k of every bit, 0 on the rows a bit does not use;
     ``b`` (n_bits,); ``loo``: the leave-one-out latent outputs (probability=True,
-    else None); ``factor``: the Cholesky factor of H of the last group of bits (with
-    ``probability`` set, else None); ``n_iter``: the most CG iterations;
+    else None); ``factor``: the Cholesky factor of H of bit 0 (the bit the
+    moderated output uses) with probability="bayes", else None (the leave-one-out
+    outputs of probability=True destroy theirs, so none is kept); ``n_iter``: the
+    most CG iterations;
     ``n_factorizations``: the number of groups of bits sharing H.
     """
 
@@ -92,6 +94,24 @@ class _BitSolutions(NamedTuple):
     factor: CholeskyFactor | None
     n_iter: int
     n_factorizations: int
+
+
+def _kernel_groups(kernels):
+    """[(kernel, bits)]: the bits of each distinct kernel, in order of first appearance.
+
+    Kernels are compared by ``==`` (same class and parameters; a callable by
+    identity or its own ``==``), never by their printed form: two different
+    callables may print alike. Kernels are unhashable, hence the linear scan.
+    """
+    groups: list = []
+    for j, kernel in enumerate(kernels):
+        for g_kernel, g_bits in groups:
+            if g_kernel == kernel:
+                g_bits.append(j)
+                break
+        else:
+            groups.append((kernel, [j]))
+    return groups
 
 
 def has_probability(estimator):
@@ -434,22 +454,20 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         for True, gives the exact leave-one-out outputs of every bit.
         ``kkt_solver`` replaces the default solve (:meth:`_solve_kkt`).
         """
-        groups: list = []  # [(rows, gamma, kernel, bits)]; kernels are unhashable
-        for j, (gamma, kernel) in enumerate(per_bit):
-            rows = (Y[:, j] != 0).tobytes()
-            for g_rows, g_gamma, g_kernel, g_bits in groups:
-                if g_rows == rows and g_gamma == gamma and g_kernel == kernel:
-                    g_bits.append(j)
-                    break
-            else:
-                groups.append((rows, gamma, kernel, [j]))
+        groups: list = []  # [bits]: the same kernel, then the same rows and gamma
+        for _, same_kernel in _kernel_groups([kernel for _, kernel in per_bit]):
+            same_h: dict = {}
+            for j in same_kernel:
+                key = ((Y[:, j] != 0).tobytes(), per_bit[j][0])  # (rows, gamma)
+                same_h.setdefault(key, []).append(j)
+            groups.extend(same_h.values())
         N, n_bits = X.shape[0], Y.shape[1]
         beta = np.zeros((N, n_bits))
         b = np.zeros(n_bits)
         loo = np.zeros((N, n_bits)) if method is True else None
         n_iter = 0
         factor = None
-        for *_, bits in groups:
+        for bits in groups:
             gamma, kernel = per_bit[bits[0]]
             rows = np.flatnonzero(Y[:, bits[0]])
             if isinstance(kernel, Precomputed):
@@ -468,15 +486,19 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             beta[np.ix_(rows, bits)] = sol.alpha
             b[bits] = sol.b
             n_iter = max(n_iter, sol.n_iter)
-            if method is not False:
-                factor = self._probability_factor(
+            if method is True:  # exact leave-one-out outputs from the factor of H
+                h_factor = self._probability_factor(
                     sol, kernel, X[rows], gamma_rows, method
                 )
-            if method is True:  # exact leave-one-out outputs from the factor of H
-                loo[np.ix_(rows, bits)] = factor.loo_latent(
+                # overwrite=True destroys h_factor: it is dropped here, never kept
+                loo[np.ix_(rows, bits)] = h_factor.loo_latent(
                     T[np.ix_(rows, bits)], sol.alpha.reshape(len(rows), -1),
                     fit_intercept=bool(self.fit_intercept), overwrite=True,
                 )  # fmt: skip
+            elif method == "bayes" and bits[0] == 0:  # kept: bit 0's H, intact
+                factor = self._probability_factor(
+                    sol, kernel, X[rows], gamma_rows, method
+                )
         return _BitSolutions(beta, b, loo, factor, n_iter, len(groups))
 
     def _probability_factor(self, sol, kernel, X_rows, gamma_rows, method):
@@ -538,10 +560,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
             return
         coef = self.dual_coef_.reshape(X.shape[0], -1)
         latent = np.empty((len(rows), coef.shape[1]))
-        by_kernel: dict = {}
-        for j, kernel in enumerate(self.kernels_):
-            by_kernel.setdefault(repr(kernel), (kernel, []))[1].append(j)
-        for kernel, bits in by_kernel.values():
+        for kernel, bits in _kernel_groups(self.kernels_):  # one evaluation each
             Xs = X[rows]
             latent[:, bits] = kernel(Xs, X) @ coef[:, bits]
             latent[:, bits] -= kernel.diag(Xs)[:, None] * coef[rows][:, bits]
@@ -723,10 +742,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         X = self._check_input(X)
         coef = self.dual_coef_.reshape(self.support_vectors_.shape[0], -1)
         out = np.empty((X.shape[0], coef.shape[1]))
-        by_kernel: dict = {}  # one kernel evaluation per distinct kernel
-        for j, kernel in enumerate(self.kernels_):
-            by_kernel.setdefault(repr(kernel), (kernel, []))[1].append(j)
-        for kernel, bits in by_kernel.values():
+        for kernel, bits in _kernel_groups(self.kernels_):  # one evaluation each
             for rows, Kx in self._kernel_blocks(X, kernel):
                 out[rows, bits] = Kx @ coef[:, bits]
         out += np.asarray(self.b_)

@@ -11,6 +11,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lssvm import LSSVMClassifier, LSSVMClassifierCV
+from lssvm import classifier as classifier_module
 from lssvm import multiclass as mc
 from lssvm.kernels import RBF
 from lssvm.linalg.kkt import kkt_matrix, kkt_residual, omega
@@ -564,6 +565,39 @@ def test_bit_params_give_each_bit_its_kernel():
         binary = _binary_fit(X[rows], Y[rows, j], **per_bit[j])
         latent[:, j] = binary.decision_function(X_test)
     np.testing.assert_array_equal(clf.predict(X_test), mc.decode(latent, clf.codebook_))
+
+
+class _WidthRBF:
+    """A callable RBF kernel whose repr does not show its width: two of them with
+    different widths print alike but are different kernels (``==`` is identity)."""
+
+    def __init__(self, sigma2):
+        self.sigma2 = sigma2
+
+    def __call__(self, X, Z):
+        sq = (X**2).sum(1)[:, None] + (Z**2).sum(1)[None, :] - 2 * X @ Z.T
+        return np.exp(-np.maximum(sq, 0.0) / self.sigma2)
+
+    def __repr__(self):
+        return "_WidthRBF()"
+
+
+def test_kernels_that_print_alike_stay_apart():
+    """Bits are grouped by kernel ``==``, not by repr: each bit is predicted with its
+    own kernel (a repr grouping predicted bit 1 with bit 0's kernel)."""
+    X, y = _blobs([15, 20, 25], seed=1)
+    X_test = np.random.default_rng(2).standard_normal((12, 2))
+    narrow, wide = _WidthRBF(0.3), _WidthRBF(5.0)
+    bit_params = [{"kernel": narrow}, {"kernel": wide}, {"kernel": narrow}]
+    clf = LSSVMClassifier(gamma=2.0, bit_params=bit_params).fit(X, y)  # ovo: 3 bits
+    assert repr(clf.kernels_[0]) == repr(clf.kernels_[1])
+    assert clf.kernels_[0] != clf.kernels_[1] and clf.kernels_[0] == clf.kernels_[2]
+    per_bit = [{"gamma": 2.0, **p} for p in bit_params]
+    _assert_bits_equal_separate_fits(clf, X, y, X_test, per_bit)
+    # the held-out check of the fit groups the same way
+    assert [bits for _, bits in classifier_module._kernel_groups(clf.kernels_)] == [
+        [0, 2], [1]
+    ]
 
 
 @pytest.mark.parametrize(
