@@ -158,7 +158,7 @@ def fitted_kernel(estimator, X=None):
     Every parameter is validated first (the constraints table, as at the start of
     ``fit``), then the kernel is built with sigma2="scale" resolved on X. Pruning
     builds the kernel matrix of its first factor with it
-    (:mod:`lssvm.sparse.stage_factor`).
+    (the private ``lssvm.sparse._stage_factor``).
     """
     validate_params(estimator)
     return estimator._make_kernel(X)
@@ -173,9 +173,10 @@ def fit_with_kkt_solver(estimator, solve, X, y, **fit_params):
     without bias (``fit_intercept=False``: no border, b = 0, [S 3.62]), so it
     never reads ``fit_intercept`` itself. This is the one hook through which a
     caller hands a fit a factor it already has (pruning passes its downdated
-    Cholesky factor, :mod:`lssvm.sparse.stage_factor`). ``solve`` is an argument of
-    the fit (``LSSVMBase._fit(X, y, ..., kkt_solver=solve)``, the body of every
-    ``fit``), never stored on the estimator: the fitted estimator is an ordinary one.
+    Cholesky factor, the private ``lssvm.sparse._stage_factor``). ``solve`` is an
+    argument of the fit (``LSSVMBase._fit(X, y, ..., kkt_solver=solve)``, the body
+    of every ``fit``), never stored on the estimator: the fitted estimator is an
+    ordinary one.
     Returns what ``fit`` returns.
     """
     return estimator._fit(X, y, **fit_params, kkt_solver=solve)
@@ -274,7 +275,7 @@ default="rbf"
         width of scikit-learn's ``SVC(gamma="scale")`` (whose gamma is 1/sigma2).
         A width far below the squared distances between the points (unscaled
         inputs, say) makes K numerically the identity: a
-        :class:`lssvm.linalg.NumericalWarning` says so at the fit.
+        :class:`lssvm.linalg.factor.NumericalWarning` says so at the fit.
     degree : int, default=3
         Degree d of the polynomial kernel (x^T z + tau)^d.
     tau : float, default=1.0

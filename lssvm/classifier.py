@@ -185,7 +185,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         (:func:`lssvm.probability.code_probabilities`). "bayes" (two classes): the
         moderated output of the evidence framework at this gamma
         (:func:`lssvm.probability.moderated_output`, the same formula as
-        :func:`lssvm.bayes.class_probability`, with mu from
+        :func:`lssvm.bayes.evidence.class_probability`, with mu from
         :func:`lssvm.probability.evidence_mu`; :meth:`moderated_output` gives it
         for other mu, zeta and prior); it keeps the Cholesky factor of
         K + I/gamma (8 N^2 bytes; a :class:`lssvm.linalg.factor.CholeskyFactor` in
@@ -671,7 +671,7 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         :math:`P = 1 / (1 + \exp(-2 m / v - \log(\pi_+/\pi_-)))`,
         :math:`v = 1/\zeta + \mathrm{var}_{gp}/\mu`
         (:func:`lssvm.probability.moderated_output`).
-        :func:`lssvm.bayes.class_probability` passes the mu and zeta of a level-2
+        :func:`lssvm.bayes.evidence.class_probability` passes the mu and zeta of a level-2
         result.
 
         Parameters

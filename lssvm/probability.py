@@ -2,7 +2,7 @@ r"""Class probabilities from LS-SVM outputs: arrays in, probabilities out.
 
 The estimators (``predict_proba`` of :class:`lssvm.LSSVMClassifier`,
 :class:`lssvm.LSSVMClassifierCV`, :class:`lssvm.RLSSVMClassifier`) and
-:func:`lssvm.bayes.class_probability` call these functions; this module imports no
+:func:`lssvm.bayes.evidence.class_probability` call these functions; this module imports no
 estimator, so both can (imports point down: an estimator whose ``predict_proba``
 called into ``bayes`` would close a cycle). The leave-one-out outputs Platt's
 sigmoid is fitted to come from the factor of the fit
@@ -176,7 +176,7 @@ def evidence_mu(t, beta, b, gamma, sample_weight=None) -> tuple[float, float]:
     coefficients beta, bias b), E_W = w^T w / 2 = beta^T K beta / 2 and
     E_D = sum_k e_k^2 / 2 [VG 1], mu maximises the level-2 evidence along
     zeta = gamma mu: :math:`2\mu(E_W + \gamma E_D) = N - 1` (the relation
-    :func:`lssvm.bayes.solve_level2` uses at gamma_MP). K is not needed: from
+    :func:`lssvm.bayes.evidence.solve_level2` uses at gamma_MP). K is not needed: from
     [S 3.32], :math:`K\beta = t - b 1_v - \beta/\gamma_k`, and :math:`1_v^T\beta = 0`.
     With sample weights, gamma_k = gamma w_k and E_D = sum_k w_k e_k^2 / 2; every
     w_k must be finite and > 0 (a row of weight 0 is no row of the fit: leave it

@@ -126,6 +126,49 @@ def test_public_names_keep_their_paths():
     assert pruning.pruned_fraction is pruned_fraction
     for name in pruning.__all__:
         assert hasattr(pruning, name), name
+    # book/api.md titles each entry by its defining module: the public names are
+    # defined here, the helpers of the loop live in private modules
+    public = ("prune", "PruningPath", "PruningWarning", "PrunedOutputCode",
+              "sign_test_pvalue", "pruned_fraction")  # fmt: skip
+    for name in public:
+        assert getattr(pruning, name).__module__ == "lssvm.sparse.pruning", name
+
+
+def test_a_pruned_output_code_pickles_under_its_public_module():
+    """Pickles name the class by lssvm.sparse.pruning, where it has always been."""
+    import pickle
+
+    X, y = _three_classes(n=15)
+    model = prune(LSSVMClassifier(gamma=5.0, sigma2=1.0), X, y, per_bit=True,
+                  n_stages=1).estimator_  # fmt: skip
+    data = pickle.dumps(model)
+    assert b"lssvm.sparse.pruning" in data and b"PrunedOutputCode" in data
+    np.testing.assert_array_equal(pickle.loads(data).predict(X), model.predict(X))
+
+
+@pytest.mark.parametrize("coding, n_bits", [("moc", 2), ("ova", 4)])
+def test_the_per_bit_memory_guard_counts_every_bit(monkeypatch, coding, n_bits):
+    """Every bit keeps its kernel matrix and factor (n_j = N rows for these codes),
+    and one factor is rebuilt at a time: 8 (2 M + 1) N^2 bytes for M bits."""
+    import re
+
+    import lssvm.linalg.memory as memory
+
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((40, 2)), np.repeat([0, 1, 2, 3], 10)
+    monkeypatch.setattr(memory, "available_memory", lambda: 10_000)
+    with pytest.raises(memory.InsufficientMemoryError) as info:
+        prune(LSSVMClassifier(coding=coding), X, y, per_bit=True)
+    message = str(info.value)
+    assert message.startswith("prune: update=\"downdate\" with per_bit=True needs")
+    assert f"({n_bits} bits of up to 40 rows)" in message
+    needed = int(re.search(r"\((\d+) bytes\)", message).group(1))
+    assert needed == 8 * (2 * n_bits + 1) * 40**2
+    monkeypatch.setattr(memory, "available_memory", lambda: needed)  # just fits
+    prune(LSSVMClassifier(coding=coding), X, y, per_bit=True, n_stages=1)
+    monkeypatch.setattr(memory, "available_memory", lambda: 10_000)
+    prune(LSSVMClassifier(coding=coding, solver="cg"), X, y, per_bit=True,
+          n_stages=1, update="refit")  # the alternative: no factor, no N x N matrix
 
 
 def test_sign_test_values():
@@ -210,12 +253,15 @@ def test_retune_hook_changes_parameters(regression):
         ({"n_remove": 0}, "prune: n_remove must be an integer >= 1"),
         ({"n_remove": 2.5}, "prune: n_remove must be"),
         ({"min_support": 0}, "prune: min_support must be"),
-        ({"min_support": 1000}, "exceeds the 120 training points"),
+        ({"min_support": 1000}, "prune: min_support must be at most the 120 training "
+         "points; got min_support=1000"),
         ({"n_stages": -1}, "prune: n_stages must be"),
         ({"stop": "cv"}, "prune: stop must be one of"),
-        ({"stop": "significance"}, "pass validation="),
+        ({"stop": "significance"}, 'prune: validation must be \\(X_val, y_val\\) for '
+         'stop="significance" .*got validation=None'),
         ({"level": 1.5}, "prune: level must be"),
-        ({"criterion": "signed"}, "binary classifiers only"),
+        ({"criterion": "signed"}, 'prune: criterion must be "abs" unless .*binary '
+         "classifiers only.*got criterion='signed'"),
         ({"criterion": "size"}, "prune: criterion must be one of"),
         ({"update": "qr"}, "prune: update must be one of"),
     ],
@@ -230,7 +276,10 @@ def test_not_an_lssvm_is_a_type_error(regression):
     from sklearn.linear_model import Ridge
 
     _, X, y = regression
-    with pytest.raises(TypeError, match="LSSVMClassifier or LSSVMRegressor"):
+    with pytest.raises(
+        TypeError, match=r"prune: estimator must be an LSSVMClassifier or "
+        r"LSSVMRegressor \(an LSSVMBase\); got estimator=Ridge\(\)"
+    ):  # fmt: skip
         prune(Ridge(), X, y)
 
 
@@ -298,10 +347,18 @@ def test_per_bit_significance_stop_and_errors():
     if path.stop_stage is not None:
         assert path.p_values[path.stop_stage] < 0.01
         assert np.all(path.p_values[: path.stop_stage] >= 0.01)
-    with pytest.raises(ValueError, match="multiclass"):
+    with pytest.raises(ValueError, match="prune: per_bit must be False unless the "
+                       "estimator is a multiclass classifier"):
         prune(LSSVMClassifier(), X[y < 2], y[y < 2], per_bit=True)
-    with pytest.raises(ValueError, match="checkpoints"):
+    with pytest.raises(ValueError, match="prune: checkpoints, retune and criterion "
+                       "must keep their defaults with per_bit=True .*checkpoints"):
         prune(LSSVMClassifier(), X, y, per_bit=True, checkpoints=(100,))
+    with pytest.raises(ValueError, match="prune: bit_params must hold one dict per "
+                       "bit of the code \\(3 bits\\); got 2 entries"):
+        prune(LSSVMClassifier(bit_params=[{}, {}]), X, y, per_bit=True)
+    with pytest.raises(ValueError, match='prune: targets must be "pm1" for '
+                       "per_bit=True with decoding=\"loss\".*got targets='fisher'"):
+        prune(LSSVMClassifier(targets="fisher", decoding="loss"), X, y, per_bit=True)
 
 
 def test_a_stage_leaving_one_class_ends_the_path_with_a_warning():

@@ -17,11 +17,11 @@ must be :math:`1/\sigma^2`, which is what :func:`ard` uses.
 
 1. Standardise the inputs to zero mean and unit variance.
 2. Maximise the evidence [VG 11] over one width sigma^2 (u = 1), with gamma, mu, zeta
-   inferred on level 2 for each width (:func:`lssvm.bayes.level3`).
+   inferred on level 2 for each width (:func:`lssvm.bayes.evidence.level3`).
 3. Start the weights at 1/sigma^2 (or at the previous weights without the
    removed inputs).
 4. Maximise the evidence over the weights (L-BFGS-B on log sigma_i^2 with the
-   analytic gradient of :func:`lssvm.bayes.log_evidence_gradient`).
+   analytic gradient of :func:`lssvm.bayes.evidence.log_evidence_gradient`).
 5. Remove inputs with a low weight and go back to 3.
 
 Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4].

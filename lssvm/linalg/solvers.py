@@ -349,7 +349,7 @@ def eliminate_border(eta, s, nu, d):
     Given step 1 (eta = H^{-1} a, nu = H^{-1} d) and step 2 (s = a^T eta), this
     solves the bordered system [S 3.24]: the one place the elimination is written
     (:func:`solve_bordered_kkt`, and the eigendecomposition path of
-    :class:`lssvm.model_selection.ClosedFormCV`, which gets eta and nu otherwise).
+    :class:`lssvm.model_selection.closed_form.ClosedFormCV`, which gets eta and nu otherwise).
 
     Parameters
     ----------

@@ -1,10 +1,10 @@
 """Sparse and large-scale LS-SVMs.
 
 - :mod:`lssvm.sparse.pruning`: sparseness by pruning the smallest support values
-  [S §3.7] (``prune``), from :mod:`lssvm.sparse.stage_factor` (the Cholesky factor
-  downdated between stages), :mod:`lssvm.sparse.stop_rules` (the sign test against
-  the unpruned model, [S Table 3.5]) and :mod:`lssvm.sparse.pruned_codes` (the bits
-  of an output code pruned on their own rows);
+  [S §3.7] (``prune``, stopped by a sign test against the unpruned model,
+  [S Table 3.5]), from the private ``_stage_factor`` (the Cholesky factor downdated
+  between stages) and ``_pruned_codes`` (the bits of an output code pruned on their
+  own rows);
 - :mod:`lssvm.sparse.fixed_size`: the fixed-size LS-SVM [S §3.6.1] (Nystrom features
   from prototypes, a primal ridge problem streamed over chunks or Dask blocks), from
   :mod:`lssvm.sparse.prototypes` (the prototypes: quadratic Renyi entropy, ridge

@@ -137,7 +137,7 @@ class _FixedSizeBase(BaseEstimator):
         [S 3.13]); ``sigma2="scale"`` is n_features * X.var() of the training X
         (scikit-learn's ``SVC(gamma="scale")``), and a width that makes the kernel
         matrix numerically the identity or constant gives a
-        :class:`lssvm.linalg.NumericalWarning`. ``kernel="precomputed"`` is refused:
+        :class:`lssvm.linalg.factor.NumericalWarning`. ``kernel="precomputed"`` is refused:
         the feature map evaluates the kernel between new inputs and the prototypes.
     prototypes : {"random", "entropy", "leverage"} or array of shape (m, n_features), \
 default="random"

@@ -20,23 +20,27 @@ stages are :class:`PrunedOutputCode` models decoded as the classifier decodes, a
 the support vectors are counted over the bits, as the book's [S Table 3.5] counts them.
 The stop rule is applied to the decoded classes in both cases.
 
-The modules beside this one hold the pieces of the loop:
+Step 3 needs no new factorisation. [S 3.24] is solved through H = K + I/gamma by
+the elimination [S 3.25], and the Cholesky factor of H is kept from stage to stage,
+the points most likely to stay (large abs(alpha_k)) first, so that a stage reuses
+the factor rows of the leading points and rebuilds only a trailing block; a path
+costs about two full factorisations plus one small block per stage, where refitting
+costs one factorisation per stage (the private module ``lssvm.sparse._stage_factor``).
+The bits pruned on their own rows (``per_bit=True``) are set up by the private
+module ``lssvm.sparse._pruned_codes``.
 
-- :mod:`lssvm.sparse.stage_factor`: step 3 without a new factorisation. [S 3.24] is
-  solved through H = K + I/gamma by the elimination [S 3.25], and the Cholesky
-  factor of H is kept from stage to stage, the points most likely to stay (large
-  abs(alpha_k)) first, so that a stage reuses the factor rows of the leading points
-  and rebuilds only a trailing block; a path costs about two full factorisations
-  plus one small block per stage, where refitting costs one factorisation per stage.
-- :mod:`lssvm.sparse.stop_rules`: step 4, stopping at a significant loss
-  ([S Table 3.5]'s SL 5% and SL 1%). Stage s is compared with the unpruned stage 0
-  on a validation set by a one-sided paired sign test: among the n_d validation
-  points where the two losses (0/1 error or squared error) differ, n_w are worse at
-  stage s, and p_s = P(Binomial(n_d, 1/2) >= n_w) (:func:`sign_test_pvalue`). The
-  rule fires at the first stage with p_s < level, and the selected model is the
-  stage before it.
-- :mod:`lssvm.sparse.pruned_codes`: the bits of an output code pruned on their own
-  rows (``per_bit=True``) and their model, :class:`PrunedOutputCode`.
+Step 4 stops at a significant loss ([S Table 3.5]'s SL 5% and SL 1%). On a
+validation set the loss of each point is the 0/1 error (classifier) or the squared
+error (regressor). Stage s is compared with the unpruned stage 0 by a one-sided
+paired sign test: among the n_d validation points where the two losses differ, n_w
+are worse at stage s; under the null hypothesis (no degradation)
+n_w ~ Binomial(n_d, 1/2) and
+
+    p_s = P(Binomial(n_d, 1/2) >= n_w)
+
+(for 0/1 losses this is the exact one-sided McNemar test), :func:`sign_test_pvalue`.
+The rule fires at the first stage with p_s < level, and the selected model is the
+stage before it.
 
 Sources: Suykens et al. (2002), [S §3.7], [S 3.52], [S Table 3.5]; [Suykens00] Suykens,
 Lukas and Vandewalle, Sparse least squares support vector machine classifiers,
@@ -52,10 +56,11 @@ from typing import Callable
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import rankdata
-from sklearn.base import clone, is_classifier
+from scipy.stats import binom, rankdata
+from sklearn.base import ClassifierMixin, clone, is_classifier
 from sklearn.utils.validation import check_array, check_X_y
 
+from .. import multiclass as mc
 from .._base import LSSVMBase
 from .._log import Progress
 from .._validation import (
@@ -65,15 +70,16 @@ from .._validation import (
     feature_names,
 )
 from ..linalg.memory import check_dense_memory
-from .pruned_codes import PrunedOutputCode, bit_problems, remove_in_bit
-from .stage_factor import fit_or_reason, fit_stage, new_stage_factor
-from .stop_rules import STOP_RULES, apply_stop_rule, score_stage, sign_test_pvalue
+from ._pruned_codes import bit_problems, remove_in_bit
+from ._stage_factor import fit_or_reason, fit_stage, new_stage_factor
 
 __all__ = [
     "PruningPath", "PrunedOutputCode", "PruningWarning", "prune", "pruned_fraction",
     "sign_test_pvalue", "STOP_RULES", "CRITERIA",
 ]  # fmt: skip
 
+#: The named stop rules of ``prune(stop=...)`` (a callable ``stop(path)`` also works).
+STOP_RULES = (None, "significance")
 CRITERIA = ("abs", "signed")
 UPDATES = ("downdate", "refit")
 
@@ -147,11 +153,56 @@ class PruningPath:
         self.p_values = np.append(self.p_values, p_value)
 
 
+class PrunedOutputCode(ClassifierMixin):
+    """A multiclass LS-SVM whose bits were pruned separately (``prune(per_bit=True)``).
+
+    Bit j is a binary :class:`lssvm.LSSVMClassifier` fitted on its own kept rows
+    with the labels ``codebook_[:, j]`` of their classes (+1 / -1); the classes are
+    decoded from the bits' latent outputs as :class:`lssvm.LSSVMClassifier` does
+    (:func:`lssvm.multiclass.class_scores`).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    codebook_ : ndarray of shape (n_classes, n_bits)
+    estimators_ : list of LSSVMClassifier
+        One fitted binary LS-SVM per bit (classes -1, +1).
+    support_ : list of ndarray of int
+        The rows (indices into the X given to :func:`prune`) each bit was fitted on.
+    decoding : str
+    """
+
+    def __init__(self, classes, codebook, estimators, support, decoding):
+        self.classes_ = classes
+        self.codebook_ = codebook
+        self.estimators_ = estimators
+        self.support_ = support
+        self.decoding = decoding
+
+    @property
+    def n_support_(self) -> NDArray[np.int64]:
+        """Number of support vectors of each bit."""
+        return np.array([len(s) for s in self.support_])
+
+    def bit_outputs(self, X):
+        """Latent outputs of the bits, shape (n_samples, n_bits)."""
+        return np.column_stack([e.decision_function(X) for e in self.estimators_])
+
+    def decision_function(self, X):
+        """Per-class scores whose argmax is ``predict``."""
+        C = self.codebook_
+        return mc.class_scores(self.bit_outputs(X), C, self.decoding)
+
+    def predict(self, X):
+        """The decoded class of each sample."""
+        return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+
+
 def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, level):
     if not isinstance(estimator, LSSVMBase) or not hasattr(estimator, "fit"):
         raise TypeError(
-            "prune needs an LSSVMClassifier or LSSVMRegressor (an LSSVMBase); got "
-            f"{type(estimator).__name__}."
+            "prune: estimator must be an LSSVMClassifier or LSSVMRegressor (an "
+            f"LSSVMBase); got estimator={estimator!r}."
         )
     if n_remove is None:
         ok = isinstance(fraction, numbers.Real) and not isinstance(fraction, bool)
@@ -278,7 +329,7 @@ def prune(
     stop : None, "significance" or callable
         None: prune until ``min_support`` or ``n_stages``. "significance": stop at
         the first stage whose sign test against stage 0 gives p < ``level`` (needs
-        ``validation``; :mod:`lssvm.sparse.stop_rules`). A callable ``stop(path) -> bool``
+        ``validation``; the module docstring). A callable ``stop(path) -> bool``
         is called after each stage.
     level : float, default=0.05
         Significance level of ``stop="significance"``.
@@ -316,8 +367,10 @@ def prune(
     data frame with string column names, every stage (and every bit of a
     :class:`PrunedOutputCode`) has ``feature_names_in_``, so a frame with other or
     reordered columns raises at predict. With ``update="downdate"`` the kernel
-    matrix and the factor (about three N x N matrices) are checked against the
-    available memory before they are allocated.
+    matrix and the factor (three N x N matrices: K, the factor and a rebuilt
+    factor) are checked against the available memory before they are allocated;
+    with ``per_bit=True`` every bit keeps its own kernel matrix and factor, so
+    M bits on all N rows need 2M + 1 of them.
 
     Returns
     -------
@@ -346,7 +399,9 @@ def prune(
     X, y = check_X_y(X, y, dtype=np.float64, y_numeric=not is_classifier(estimator))
     if not is_classifier(estimator):
         y = check_numeric_targets(y, owner="prune")
-    if update == "downdate" and estimator.solver != "cg":
+    if update == "downdate" and estimator.solver != "cg" and not per_bit:
+        # K, the factor and its rebuilt copy; per_bit=True counts every bit's own
+        # (lssvm.sparse._pruned_codes.check_bit_memory)
         check_dense_memory(
             len(y), n_matrices=3, owner="prune",
             what='update="downdate" (kernel matrix and Cholesky factor)',
@@ -385,27 +440,43 @@ def _prune(estimator, X, y, fraction, n_remove, min_support, n_stages, checkpoin
     """The checks of prune's options on the data, then the pruning loop."""
     if min_support > len(y):
         raise ValueError(
-            f"min_support={min_support} exceeds the {len(y)} training points."
+            f"prune: min_support must be at most the {len(y)} training points; got "
+            f"min_support={min_support}."
         )
     if stop == "significance" and validation is None:
         raise ValueError(
-            'stop="significance" tests the validation loss: pass validation=(X_val, '
-            "y_val)."
+            'prune: validation must be (X_val, y_val) for stop="significance" (it '
+            "tests the validation loss); got validation=None."
         )
-    if criterion == "signed" and not (
-        is_classifier(estimator) and len(np.unique(y)) == 2
-    ):
-        raise ValueError('criterion="signed" is defined for binary classifiers only.')
+    binary = is_classifier(estimator) and len(np.unique(y)) == 2
+    if criterion == "signed" and not binary:
+        raise ValueError(
+            'prune: criterion must be "abs" unless the estimator is a binary '
+            'classifier ("signed" is defined for binary classifiers only); got '
+            f"criterion={criterion!r} for a {type(estimator).__name__} on "
+            f"{len(np.unique(y))} distinct targets."
+        )
     if per_bit:
         if not is_classifier(estimator) or len(np.unique(y)) < 3:
-            raise ValueError("per_bit=True prunes the bits of a multiclass classifier.")
+            raise ValueError(
+                "prune: per_bit must be False unless the estimator is a multiclass "
+                "classifier (per_bit=True prunes the bits of its output code); got "
+                f"per_bit={per_bit!r} for a {type(estimator).__name__} on "
+                f"{len(np.unique(y))} distinct targets."
+            )
         if checkpoints or retune is not None or criterion != "abs":
             raise ValueError(
-                "per_bit=True supports neither checkpoints, retune nor "
-                'criterion="signed".'
+                "prune: checkpoints, retune and criterion must keep their defaults "
+                "with per_bit=True (it supports neither checkpoints, retune nor "
+                f'criterion="signed"); got checkpoints={checkpoints!r}, '
+                f"retune={retune!r}, criterion={criterion!r}."
             )
         if estimator.targets != "pm1" and estimator.decoding == "loss":
-            raise ValueError('per_bit=True decodes loss-based only with targets="pm1".')
+            raise ValueError(
+                'prune: targets must be "pm1" for per_bit=True with decoding="loss" '
+                "(the bits decode loss-based only on +1/-1 targets); got "
+                f"targets={estimator.targets!r}."
+            )
         return _run_bits(
             estimator, X, y, fraction, n_remove, min_support, n_stages, validation,
             stop, level, update, verbose,
@@ -434,7 +505,7 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
     log = Progress("prune", verbose)
     path = PruningPath(update=update)
     template = clone(template)
-    factor_path = new_stage_factor(template, X, update)
+    stage_factor = new_stage_factor(template, X, update)
     kept = np.arange(len(y))
     priority = np.zeros(len(y))  # stage 0: natural order
     reference = None
@@ -445,33 +516,33 @@ def _run(template, X, y, fraction, n_remove, min_support, n_stages, checkpoints,
             if params:
                 template = clone(template).set_params(**params)
                 try:
-                    factor_path = new_stage_factor(template, X, update, stage)
+                    stage_factor = new_stage_factor(template, X, update, stage)
                 except Exception as exc:  # e.g. retuned to invalid parameters
                     reason = f"its parameters failed: {type(exc).__name__}: {exc}"
                     return _end_early(path, stage, reason)
-        if factor_path is not None:
-            factor_path.shrink(kept, priority, stage)
+        if stage_factor is not None:
+            stage_factor.shrink(kept, priority, stage)
         if stage == 0:  # the unpruned model: its errors are the user's to see
-            est, downdated = fit_stage(template, X, y, kept, factor_path)
+            est, downdated = fit_stage(template, X, y, kept, stage_factor)
         else:
             est, downdated, reason = fit_or_reason(
-                template, X, y, kept, factor_path, is_classifier(template)
+                template, X, y, kept, stage_factor, is_classifier(template)
             )
             if reason is not None:
                 return _end_early(path, stage, reason)
-        if factor_path is not None and not downdated:  # e.g. one-versus-one codes
-            factor_path, path.update = None, "refit"
+        if stage_factor is not None and not downdated:  # e.g. one-versus-one codes
+            stage_factor, path.update = None, "refit"
         importance = _ranking(est, criterion)
         priority = np.zeros(len(y))
         priority[kept] = importance
-        score, p_value, reference = score_stage(
+        score, p_value, reference = _score_stage(
             est, validation, reference, is_classifier(est)
         )
         alpha = np.abs(np.asarray(est.alpha_)).reshape(len(kept), -1).max(axis=1)
         spectrum = np.sort(alpha)[::-1]
         path._append(est, kept.copy(), spectrum, score, p_value)
         _report(path, log)
-        if apply_stop_rule(path, stop, level, stage):
+        if _apply_stop_rule(path, stop, level, stage):
             return path
         floor = _floor(len(kept), min_support, checkpoints)
         if len(kept) <= floor or (n_stages is not None and stage >= n_stages):
@@ -494,16 +565,15 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
     while True:
         estimators, importances = [], []
         for bit in bits:
-            fp, kept = bit["factor"], bit["kept"]
-            if fp is not None:
-                fp.shrink(kept, bit.get("priority"), stage)
+            stage_factor, kept = bit["factor"], bit["kept"]
+            X_bit, y_bit = X[bit["rows"]], bit["labels"]
+            if stage_factor is not None:
+                stage_factor.shrink(kept, bit.get("priority"), stage)
             if stage == 0:
-                est, _ = fit_stage(
-                    bit["template"], X[bit["rows"]], bit["labels"], kept, fp
-                )
+                est, _ = fit_stage(bit["template"], X_bit, y_bit, kept, stage_factor)
             else:
                 est, _, reason = fit_or_reason(
-                    bit["template"], X[bit["rows"]], bit["labels"], kept, fp, True
+                    bit["template"], X_bit, y_bit, kept, stage_factor, True
                 )
                 if reason is not None:
                     return _end_early(path, stage, f"bit {len(estimators)}: {reason}")
@@ -514,12 +584,12 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
             importances.append(importance)
         support = [bit["rows"][bit["kept"]] for bit in bits]
         model = PrunedOutputCode(classes, C, estimators, support, template.decoding)
-        score, p_value, reference = score_stage(model, validation, reference, True)
+        score, p_value, reference = _score_stage(model, validation, reference, True)
         spectrum = np.sort(np.concatenate(importances))[::-1]
         path._append(model, support, spectrum, score, p_value,
                      n_support=sum(len(s) for s in support))  # fmt: skip
         _report(path, log)
-        if apply_stop_rule(path, stop, level, stage):
+        if _apply_stop_rule(path, stop, level, stage):
             return path
         removed_any = False
         if n_stages is None or stage < n_stages:
@@ -534,6 +604,67 @@ def _run_bits(template, X, y, fraction, n_remove, min_support, n_stages, validat
         if not removed_any:
             return path
         stage += 1
+
+
+def sign_test_pvalue(loss_pruned, loss_reference) -> float:
+    """One-sided paired sign test that ``loss_pruned`` is larger than the reference.
+
+    Returns P(Binomial(n_d, 1/2) >= n_w), with n_w the points where the pruned loss
+    is larger and n_d those where the two differ; 1.0 when none differ.
+
+    >>> sign_test_pvalue([1, 1, 1, 1, 1, 0], [0, 0, 0, 0, 0, 0])  # 5 of 5 worse
+    0.03125
+    >>> sign_test_pvalue([0, 1], [1, 0])
+    0.75
+    """
+    loss_pruned, loss_reference = np.asarray(loss_pruned), np.asarray(loss_reference)
+    n_worse = int(np.sum(loss_pruned > loss_reference))
+    n_diff = n_worse + int(np.sum(loss_pruned < loss_reference))
+    if n_diff == 0:
+        return 1.0
+    return float(binom.sf(n_worse - 1, n_diff, 0.5))  # P(Binomial(n_d, 1/2) >= n_w)
+
+
+def _validation_loss(estimator, X_val, y_val, classifier):
+    """Per-point loss on the validation set: 0/1 error or squared error."""
+    pred = estimator.predict(X_val)
+    if classifier:
+        return (pred != y_val).astype(float)
+    return np.sum(np.reshape((pred - y_val) ** 2, (len(y_val), -1)), axis=1)
+
+
+def _score_stage(model, validation, reference, classifier):
+    """(score, p-value, reference loss) of a stage on the validation set, if any.
+
+    ``reference`` is the loss of stage 0 (None at stage 0, which becomes its own
+    reference, p = 1); without a validation set the score and p-value are NaN.
+    """
+    if validation is None:
+        return np.nan, np.nan, reference
+    X_val, y_val = validation
+    loss = _validation_loss(model, X_val, y_val, classifier)
+    reference = loss if reference is None else reference
+    return (
+        float(model.score(X_val, y_val)),
+        sign_test_pvalue(loss, reference),
+        reference,
+    )
+
+
+def _apply_stop_rule(path, stop, level, stage) -> bool:
+    """Step 4 after a stage: True (stage before selected) when the stop rule fires.
+
+    Sets ``path.stop_stage`` and ``path.selected``: the stage before a firing one
+    (p_s < level for ``stop="significance"``, or ``stop(path)`` true), else this one.
+    """
+    fired = (stop == "significance" and path.p_values[-1] < level) or (
+        callable(stop) and bool(stop(path))
+    )
+    if fired and stage > 0:
+        path.stop_stage, path.selected = stage, stage - 1
+        return True
+    path.selected = stage
+    return False
 
 
 def pruned_fraction(path: PruningPath, stage: int | None = None) -> float:

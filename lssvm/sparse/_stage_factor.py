@@ -22,6 +22,10 @@ ordinary estimator. Systems the factor does not cover (one-versus-one codes, bit
 with their own gamma or kernel) fall back to :func:`lssvm._base.solve_kkt_default`,
 and the path then refits.
 
+These helpers serve :mod:`lssvm.sparse.pruning` and the per-bit problems beside it
+only: a private module (no user needs them), whose names carry no underscore so that
+the sibling modules may import them.
+
 Sources: Suykens et al. (2002), [S §3.7], [S 3.24], [S 3.25].
 """
 
