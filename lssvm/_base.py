@@ -37,7 +37,7 @@ from ._validation import (
     positive_weight_rows,
     validate_params,
 )
-from .kernels import RBF, fit_view
+from .kernels import CALLABLE_KERNEL_MATRICES, RBF, CallableKernel, fit_view
 from .linalg import solvers
 from .linalg.factor import NotPositiveDefiniteError, NumericalWarning
 from .linalg.operators import KernelOperator, NystromPreconditioner
@@ -202,7 +202,12 @@ def solve_kkt_default(estimator, kernel, X, gamma, a, d, signs=None, *, on_dask=
     else:
         shift = 1.0 / gamma
     if not on_dask and solvers.choose_method(estimator.solver, n) == "direct":
-        solvers.check_direct_memory(n, owner=estimator)  # before the N x N matrix
+        # before the N x N matrix (two at the peak for a callable kernel's copy)
+        solvers.check_direct_memory(
+            n, owner=estimator,
+            n_matrices=CALLABLE_KERNEL_MATRICES if isinstance(kernel, CallableKernel)
+            else 1,
+        )  # fmt: skip
         K = kernel.gram_lower(X)  # lower triangle only: all that Cholesky reads
         return solve_bordered_kkt(
             K, gamma, a, d, signs=signs, method="direct", overwrite=True

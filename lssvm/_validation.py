@@ -121,7 +121,8 @@ def check_sample_weight(sample_weight, X, *, owner):
             f"sample_weight[{k}]={float(values[k])!r}."
         )
     n = X.shape[0]
-    if values.size in (1, n) and not np.any(values > 0):
+    valid_length = np.isscalar(sample_weight) or values.size == n
+    if values.size and valid_length and not np.any(values > 0):
         # all zero, of a valid length: before scikit-learn's own wording of it (a
         # wrong length is left to scikit-learn's check below, which names both)
         raise ValueError(

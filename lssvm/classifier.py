@@ -450,8 +450,9 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
 
         Bits with the same rows, kernel and gamma share H = K + I/gamma, so each
         group is one factorisation with one right-hand side per bit. With
-        ``probability`` set, the factor of H is kept (computed once for CG) and,
-        for True, gives the exact leave-one-out outputs of every bit.
+        ``probability`` set, the factor of H is computed (also after CG): for True
+        it gives the exact leave-one-out outputs of every bit and is then dropped
+        (they overwrite it); for "bayes" the factor of bit 0's group is kept.
         ``kkt_solver`` replaces the default solve (:meth:`_solve_kkt`).
         """
         groups: list = []  # [bits]: the same kernel, then the same rows and gamma

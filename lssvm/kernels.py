@@ -304,8 +304,19 @@ def rbf_exponent_factors(kernel: RBF, X: NDArray, Z: NDArray):
     return A, B
 
 
+#: N x N matrices a direct fit holds at its peak with a callable kernel: the
+#: function's result and the copy that is factored in place.
+CALLABLE_KERNEL_MATRICES = 2
+
+
 class CallableKernel(Kernel):
-    """Wraps a user function ``kernel(X, Z) -> ndarray of shape (n_X, n_Z)``."""
+    """Wraps a user function ``kernel(X, Z) -> ndarray of shape (n_X, n_Z)``.
+
+    Its values are always copied into a new array, so the function may return an
+    array it keeps: the estimators change theirs in place. The copy makes the peak
+    memory of a direct fit two N x N matrices (the function's and the copy), which
+    the memory guard counts (:data:`CALLABLE_KERNEL_MATRICES`).
+    """
 
     def __init__(self, function: Callable):
         self.function = function
@@ -316,7 +327,9 @@ class CallableKernel(Kernel):
         K = self.function(X, Z)
         if sp.issparse(K):  # a sparse kernel matrix: densified (the solvers are dense)
             K = K.toarray()
-        K = np.asarray(K, dtype=np.float64)
+        # a new array, always: callers may change it in place (the direct solver
+        # factors it, PSVM adds 1), and the function may return one it keeps
+        K = np.array(K, dtype=np.float64, order="C")
         if K.shape != (X.shape[0], Z.shape[0]):
             raise ValueError(
                 f"The kernel callable must return an array of shape "
@@ -328,9 +341,8 @@ class CallableKernel(Kernel):
         return K
 
     def gram_lower(self, X):
-        """K(X, X), a new C-ordered array: the caller may factor it in place, and the
-        user's function may return an array it keeps (a stored matrix)."""
-        return np.array(self(X), dtype=np.float64, order="C")
+        """K(X, X), a new C-ordered array (the caller may factor it in place)."""
+        return self(X)
 
     def diag(self, X):
         X = self._prepare(X)

@@ -277,3 +277,32 @@ def test_the_conditioning_warning_is_given_once_per_factor_at_the_callers_line()
         F.update(np.arange(8), priority=np.zeros(12))
     mine = [w for w in caught if issubclass(w.category, NumericalWarning)]
     assert len(mine) == 1 and mine[0].filename == __file__
+
+
+def test_psvm_leaves_a_stored_kernel_matrix_of_a_callable_alone():
+    from lssvm.relatives import PSVMClassifier
+
+    X, y, K, _ = _problem()
+    labels = np.where(y > np.median(y), 1, -1)
+    stored = K.copy()
+
+    def kernel(A, B):
+        if A is B and np.array_equal(A, X):
+            return stored  # the training Gram matrix, kept by the caller
+        return RBF(1.5)(A, B)
+
+    PSVMClassifier(kernel=kernel).fit(X, labels)
+    np.testing.assert_array_equal(stored, K)  # PSVM adds 1 to its own copy
+
+
+def test_the_memory_guard_counts_a_callable_kernels_copy(monkeypatch):
+    from lssvm import LSSVMRegressor
+    from lssvm.linalg import InsufficientMemoryError
+
+    X, y, _, _ = _problem(n=100)
+    # room for one and a half 100 x 100 matrices: enough for RBF, not for a callable
+    room = int(8 * 100**2 * 1.5)
+    monkeypatch.setattr("lssvm.linalg.memory.available_memory", lambda: room)
+    LSSVMRegressor(solver="direct").fit(X, y)
+    with pytest.raises(InsufficientMemoryError):
+        LSSVMRegressor(kernel=lambda A, B: RBF(1.5)(A, B), solver="direct").fit(X, y)

@@ -233,3 +233,12 @@ def test_score_latent_checks_its_weights(weights, match):
     with pytest.raises(ValueError, match=f"score_latent: sample_weight.*{match}|{match}"):
         score_latent("accuracy", y, f, sample_weight=weights)
     assert score_latent("accuracy", y, f, sample_weight=np.ones(4)) == 0.75
+
+
+def test_a_one_element_zero_weight_array_for_many_rows_is_a_length_error():
+    from lssvm._validation import check_sample_weight
+
+    with pytest.raises(ValueError, match=r"\(1,\), expected \(5,\)"):
+        check_sample_weight(np.zeros(1), 5, owner="fit")
+    with pytest.raises(ValueError, match="got 5 zero weights"):
+        check_sample_weight(0.0, 5, owner="fit")  # one number for every row

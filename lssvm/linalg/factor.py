@@ -103,7 +103,7 @@ def _outside_stacklevel():
     return level
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def _warn_ill_conditioned(U):

@@ -174,14 +174,16 @@ def choose_method(solver: str, n_samples: int) -> str:
     return solver
 
 
-def check_direct_memory(n_samples: int, *, owner=None) -> None:
+def check_direct_memory(n_samples: int, *, owner=None, n_matrices: int = 1) -> None:
     """Raise InsufficientMemoryError if the direct solver's N x N matrix won't fit.
 
     The direct solver holds one N x N float64 matrix (8 N^2 bytes: the Gram matrix,
-    factored in place). The message names N, the bytes needed and available, and
-    suggests ``solver="cg"``.
+    factored in place); ``n_matrices`` counts more where the kernel's evaluation
+    holds another at the same time (a callable kernel: its result and the copy).
+    The message names N, the bytes needed and available, and suggests
+    ``solver="cg"``.
     """
-    _memory.check_dense_memory(n_samples, n_matrices=1, owner=owner)
+    _memory.check_dense_memory(n_samples, n_matrices=n_matrices, owner=owner)
 
 
 def preconditioner_rank(n_samples: int) -> int:

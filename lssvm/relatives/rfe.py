@@ -41,7 +41,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._base import KERNEL_CONSTRAINTS
-from .._validation import positive_weight_rows
 from .._validation import (
     GAMMA_MEANING,
     Count,
@@ -51,6 +50,7 @@ from .._validation import (
     check_classes,
     check_constraints,
     check_not_precomputed,
+    positive_weight_rows,
     validate_params,
 )
 from ..kernels import Linear, make_kernel

@@ -373,7 +373,8 @@ default="rbf"
             # the factor's own message advises on gamma; here 1/C_k is the diagonal
             raise NotPositiveDefiniteError(
                 f"{type(self).__name__}: C^{{-1}} I + K_SS [P 58] is not positive "
-                "definite (its Cholesky factorisation failed). The kernel "
+                "definite (its Cholesky factorisation failed or gave a non-finite "
+                "solution). The kernel "
                 f"{kernel!r} may not be positive semi-definite, or C={self.C!r} "
                 "leaves too little (1/C_k, C_k = C w_k with sample_weight) on the "
                 "diagonal: decrease C, check that the kernel is positive "

@@ -69,7 +69,6 @@ from .._base import (
     resolve_sigma2,
     warn_degenerate_width,
 )
-from .._validation import check_sample_weight, positive_weight_rows
 from .._validation import (
     GAMMA_MEANING,
     N_JOBS,
@@ -84,6 +83,8 @@ from .._validation import (
     check_classes,
     check_finite_output,
     check_not_precomputed,
+    check_sample_weight,
+    positive_weight_rows,
     validate_params,
 )
 from ..kernels import RBF, Precomputed, make_kernel
