@@ -726,10 +726,11 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         zeta = self.zeta_ if zeta is None else zeta
         prior = self._prior if prior is None else prior
         X = self._check_input(X)
+        kernel = self.kernels_[0]  # bit 0's, whose factor the fit kept
         var = np.empty(X.shape[0])
-        for rows, Kx in self._kernel_blocks(X):
+        for rows, Kx in self._kernel_blocks(X, kernel):
             var[rows] = predictive_variance(
-                Kx, self.kernel_.diag(X[rows]), self._cholesky_,
+                Kx, kernel.diag(X[rows]), self._cholesky_,
                 fit_intercept=bool(self.fit_intercept),
             )  # fmt: skip
         return prob.moderated_output(m, var, mu, zeta, prior)

@@ -401,3 +401,20 @@ def test_sigma2_scale_sparse_equals_dense(classification_data):
     sparse = LSSVMRegressor(sigma2="scale").fit(sps.csr_matrix(X), y)
     np.testing.assert_allclose(sparse.predict(X), dense.predict(X), rtol=1e-9)
     assert dense.kernel_.sigma2 == pytest.approx(X.shape[1] * X.var())
+
+
+def test_bayes_probabilities_with_bits_of_different_kernels_use_bit_0():
+    """A two-class code of two bits with different kernels: the moderated output is
+    bit 0's (its latent output, kernel and factor), as for the one-bit code."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(40) > 0, 1, 0)
+    two = LSSVMClassifier(
+        coding=np.array([[-1, -1], [1, 1]]), probability="bayes",
+        bit_params=[{"sigma2": 1.0}, {"sigma2": 4.0}],
+    ).fit(X, y)  # fmt: skip
+    one = LSSVMClassifier(sigma2=1.0, probability="bayes").fit(X, y)
+    np.testing.assert_allclose(
+        two.moderated_output(X[:5], mu=one.mu_, zeta=one.zeta_),
+        one.moderated_output(X[:5]), rtol=1e-10,
+    )  # fmt: skip
