@@ -181,6 +181,24 @@ def check_positive(value, name: str, *, meaning: str = "", owner=None) -> float:
     )
 
 
+def check_fraction(value, name: str, *, meaning: str = "", owner=None) -> float:
+    """Return ``value`` as float if it is a number in the open interval (0, 1).
+
+    >>> check_fraction(1.0, "level", meaning="significance level", owner="prune")
+    Traceback (most recent call last):
+    ...
+    ValueError: prune: level must be a float in (0, 1) (significance level); got level=1.0.
+    """
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok and 0.0 < value < 1.0:
+        return float(value)
+    what = f" ({meaning})" if meaning else ""
+    raise ValueError(
+        f"{owner_prefix(owner)}{name} must be a float in (0, 1){what}; "
+        f"got {name}={value!r}."
+    )
+
+
 def check_classes(classes, *, owner) -> None:
     """Raise unless ``classes`` (the sorted unique labels) has at least two entries."""
     n_classes = len(classes)

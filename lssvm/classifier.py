@@ -20,7 +20,6 @@ decoded by Hamming distance (the book's rule), loss, or a decision DAG.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import NamedTuple
 
@@ -41,7 +40,6 @@ from ._base import (
 )
 from ._docs import shared_parameters
 from ._validation import (
-    positive_weight_rows,
     NoneValue,
     Options,
     RandomState,
@@ -49,8 +47,10 @@ from ._validation import (
     check_classes,
     check_constraints,
     check_finite_output,
+    check_fraction,
     check_kernel,
     check_positive,
+    positive_weight_rows,
     validate_params,
 )
 from .gp import predictive_variance
@@ -706,12 +706,9 @@ class LSSVMClassifier(ClassifierMixin, LSSVMBase):
         owner = f"{type(self).__name__}.moderated_output"
         mu = None if mu is None else check_positive(mu, "mu", owner=owner)
         zeta = None if zeta is None else check_positive(zeta, "zeta", owner=owner)
-        if prior is not None and not (
-            isinstance(prior, numbers.Real) and 0.0 < prior < 1.0
-        ):
-            raise ValueError(
-                f"{owner}: prior must be a float in (0, 1) (pi_+ = P(y = "
-                f"classes_[1])); got prior={prior!r}."
+        if prior is not None:
+            prior = check_fraction(
+                prior, "prior", meaning="pi_+ = P(y = classes_[1])", owner=owner
             )
         m = self.bit_outputs(X)[:, 0]  # features and their names checked
         return self._bayes_proba(X, m, mu=mu, zeta=zeta, prior=prior)

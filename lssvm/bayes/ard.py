@@ -29,7 +29,6 @@ Sources: [VanGestel01] Van Gestel, Suykens, De Moor & Vandewalle (2001), [VG §4
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +36,12 @@ from numpy.typing import NDArray
 from sklearn.utils.validation import check_array
 
 from .._log import Progress
-from .._validation import check_count, check_feature_names, feature_names
+from .._validation import (
+    check_count,
+    check_feature_names,
+    check_fraction,
+    feature_names,
+)
 from . import evidence
 
 __all__ = ["ARDStage", "ARDResult", "ard"]
@@ -151,12 +155,10 @@ def _standardize(X, standardize):
 
 
 def _check_options(threshold, min_features, max_iter, max_stages, n_features):
-    ok = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)
-    if not (ok and 0.0 < threshold < 1.0):
-        raise ValueError(
-            f"ard: threshold must be a float in (0, 1) (weight relative to the "
-            f"largest below which an input is removed); got threshold={threshold!r}."
-        )
+    check_fraction(
+        threshold, "threshold", owner="ard",
+        meaning="weight relative to the largest below which an input is removed",
+    )  # fmt: skip
     check_count(min_features, "min_features", minimum=1, owner="ard")
     if min_features > n_features:
         raise ValueError(

@@ -61,7 +61,7 @@ from scipy.sparse import issparse
 from sklearn.base import clone
 from sklearn.utils.validation import check_X_y
 
-from .._validation import check_numeric_targets
+from .._validation import check_fraction, check_numeric_targets
 from ..classifier import LSSVMClassifier
 from ..kernels import make_kernel
 from ..linalg.memory import check_dense_memory
@@ -650,12 +650,10 @@ def class_probability(result: Level2Result, X, *, prior=None) -> NDArray[np.floa
             "task='classification' fitted with fit_model=True."
         )
     t = result.targets
-    pi = float(np.mean(t > 0)) if prior is None else float(prior)
-    if not 0.0 < pi < 1.0:
-        raise ValueError(
-            f"class_probability: prior must be a float in (0, 1) (pi_+ = P(y = +1)); "
-            f"got prior={prior!r}."
-        )
+    pi = check_fraction(  # before any refit below
+        float(np.mean(t > 0)) if prior is None else prior, "prior",
+        meaning="pi_+ = P(y = +1)", owner="class_probability",
+    )  # fmt: skip
     model = result.model
     if model.probability_ != "bayes":
         # a level-1 model fitted without probability="bayes" (built by hand): the

@@ -117,7 +117,7 @@ def _warn_ill_conditioned(U):
     diag = np.abs(np.diagonal(U))
     n = len(diag)
     if n < 2 or diag.min() <= 0:
-        return
+        return False
     cond_bound = (diag.max() / diag.min()) ** 2
     if cond_bound * n * np.finfo(np.float64).eps > 1.0:
         warnings.warn(

@@ -49,7 +49,6 @@ ESANN 2000.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass, field
 from typing import Callable
@@ -66,6 +65,7 @@ from .._log import Progress
 from .._validation import (
     check_count,
     check_feature_names,
+    check_fraction,
     check_numeric_targets,
     feature_names,
 )
@@ -205,12 +205,10 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
             f"LSSVMBase); got estimator={estimator!r}."
         )
     if n_remove is None:
-        ok = isinstance(fraction, numbers.Real) and not isinstance(fraction, bool)
-        if not (ok and 0 < fraction < 1):
-            raise ValueError(
-                "prune: fraction must be a float in (0, 1) (share of the current set removed "
-                f"per stage); got fraction={fraction!r}."
-            )
+        check_fraction(
+            fraction, "fraction", meaning="share of the current set removed per stage",
+            owner="prune",
+        )  # fmt: skip
     else:
         check_count(
             n_remove, "n_remove", minimum=1, meaning="points removed per stage",
@@ -229,11 +227,9 @@ def _check_options(estimator, fraction, n_remove, min_support, n_stages, stop, l
             f"prune: stop must be one of {list(STOP_RULES)} or a callable path -> bool; got "
             f"stop={stop!r}."
         )
-    if not (isinstance(level, numbers.Real) and 0 < level < 1):
-        raise ValueError(
-            "prune: level must be a float in (0, 1) (significance level of the stop rule); "
-            f"got level={level!r}."
-        )
+    check_fraction(
+        level, "level", meaning="significance level of the stop rule", owner="prune"
+    )
 
 
 def _n_to_remove(n, fraction, n_remove, floor):
